@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# deps.sh - install what foliobench needs to build, test and boot guests,
+# from Debian 12 (bookworm) only.  Safe to run twice.
+set -euo pipefail
+pkgs=(
+	# loader and BPF programs
+	build-essential clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
+	libjson-c-dev libnftables-dev libmnl-dev libnftnl-dev pkg-config
+	# workloads and one-liners
+	nftables iproute2 kmod bpftrace
+	# guest kernels and the VM harness
+	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
+	xz-utils rsync git
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+echo "deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps: done"

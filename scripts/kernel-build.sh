@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# kernel-build.sh - build one arm/flavour of the foliobench guest kernel.
+#
+# Usage: scripts/kernel-build.sh [--print] ARM FLAVOUR
+#   ARM      a row of kernel-patches/arms.conf (baseline, patched, ...)
+#   FLAVOUR  perf | lockstat (kernel-patches/configs/FLAVOUR.flavour)
+#
+# Prints the directory holding bzImage, vmlinux (debug info stripped, BTF
+# kept), System.map and .config.  Results are cached under $FB_CACHE
+# (default /var/cache/foliobench) keyed by base, series content, config
+# fragments and compiler, so a second call with nothing changed returns at
+# once.  --print only prints that directory (built or not) and exits.
+#
+# All arms share one git worktree and one out-of-tree build directory per
+# flavour, so switching arms recompiles only what the series touch; ccache
+# (with a fixed base directory) catches the rest.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+kp=$here/kernel-patches
+cache=${FB_CACHE:-/var/cache/foliobench}
+jobs=${JOBS:-$(($(nproc) + 1))}
+
+die() { echo "kernel-build: error: $*" >&2; exit 1; }
+log() { echo "kernel-build: $*" >&2; }
+
+print_only=0
+[ "${1:-}" = "--print" ] && { print_only=1; shift; }
+[ $# -eq 2 ] || die "usage: kernel-build.sh [--print] ARM FLAVOUR"
+arm=$1 flavour=$2
+
+line=$(grep -E "^$arm:" "$kp/arms.conf" || true)
+[ -n "$line" ] || die "unknown arm '$arm' (see kernel-patches/arms.conf)"
+read -r -a series <<<"${line#*:}"
+flav=$kp/configs/$flavour.flavour
+[ -f "$flav" ] || die "unknown flavour '$flavour' (see kernel-patches/configs/*.flavour)"
+mapfile -t frags < <(grep -v '^#' "$flav" | sed '/^$/d;s|^|'"$kp"'/configs/|')
+
+# Patches of the arm, in order.
+patches=()
+for s in "${series[@]}"; do
+	[ -f "$kp/$s/series" ] || continue	# a series not written yet
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		[ -f "$kp/$s/$p" ] || die "$s/series names $p, which does not exist"
+		patches+=("$kp/$s/$p")
+	done <"$kp/$s/series"
+done
+
+key=$( {
+	cat "$kp/base.env" "${frags[@]}"
+	[ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"
+	gcc --version | head -1
+	echo "${KSRC:-}"
+} | sha256sum | cut -c1-12)
+dest=$cache/kernels/$arm-$flavour-$key
+if [ $print_only = 1 ] || [ -f "$dest/bzImage" ]; then
+	echo "$dest"
+	exit 0
+fi
+
+src=$("$here/scripts/kernel-src.sh")
+git -C "$src" rev-parse -q --verify HEAD >/dev/null || die "$src is not a git tree (KSRC must be one)"
+work=$cache/work
+mkdir -p "$work" "$cache/kernels" "$cache/ccache"
+exec 9>"$work/.lock"
+flock 9
+
+wt=$work/linux
+if [ ! -e "$wt/.git" ]; then
+	log "creating worktree $wt"
+	git -C "$src" worktree prune
+	git -C "$src" worktree add -q --detach "$wt" "$(git -C "$src" rev-parse HEAD)"
+fi
+base=$(git -C "$src" rev-parse "$(git -C "$src" tag -l base | head -1 || true)^{commit}" 2>/dev/null ||
+	git -C "$src" rev-parse HEAD)
+
+# Check out the arm: base plus its patches, remembered as branch arm-KEY.
+branch=arm-$arm-$key
+git() { command git -c user.name=foliobench -c user.email=foliobench@localhost "$@"; }
+if git -C "$wt" rev-parse -q --verify "$branch" >/dev/null; then
+	git -C "$wt" checkout -q --detach "$branch"
+else
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -f --detach "$base"
+	for p in "${patches[@]}"; do
+		if ! out=$(git -C "$wt" am -q --3way "$p" 2>&1); then
+			git -C "$wt" am --abort >/dev/null 2>&1 || true
+			echo "$out" | grep -E 'error|patch failed|conflict' | head -5 >&2
+			die "${p#"$kp"/} does not apply to Linux base ($arm arm)"
+		fi
+	done
+	git -C "$wt" branch -q -f "$branch"
+	log "$arm: ${#patches[@]} patches applied"
+fi
+
+obj=$work/build-$flavour
+mkdir -p "$obj"
+export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$work CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_COMPILERCHECK=content
+mk=(make -C "$wt" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+
+# Config: tinyconfig + fragments; fail if a requested option did not stick.
+"${mk[@]}" -s tinyconfig >/dev/null
+"$wt/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >"$obj/merge.log" 2>&1
+"${mk[@]}" -s olddefconfig >/dev/null
+missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' | while read -r opt; do
+	grep -qx "$opt" "$obj/.config" || echo "$opt"
+done)
+[ -z "$missing" ] || die "config options did not stick (dependencies?): $(echo $missing)"
+
+log "building $arm/$flavour ($key) in $obj, -j$jobs, log $obj/build.log"
+start=$(date +%s)
+( "${mk[@]}" bzImage >"$obj/build.log" 2>&1 ) &
+mkpid=$!
+trap 'kill $mkpid 2>/dev/null; exit 130' INT TERM
+while kill -0 $mkpid 2>/dev/null; do
+	sleep 30
+	kill -0 $mkpid 2>/dev/null || break
+	n=$(grep -c '^  CC ' "$obj/build.log" || true)
+	log "$arm/$flavour: $n objects compiled, $(( $(date +%s) - start ))s, last: $(tail -1 "$obj/build.log" | cut -c1-60)"
+done
+if ! wait $mkpid; then
+	grep -E 'error|Error' "$obj/build.log" | head -20 >&2
+	die "build of $arm/$flavour failed, see $obj/build.log"
+fi
+secs=$(( $(date +%s) - start ))
+
+tmp=$dest.tmp
+rm -rf "$tmp"
+mkdir -p "$tmp"
+cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/"
+objcopy --strip-debug "$obj/vmlinux" "$tmp/vmlinux"
+git -C "$wt" log --oneline "$base..HEAD" >"$tmp/patches.txt"
+echo "$secs" >"$tmp/build-seconds"
+rm -rf "$dest"
+mv "$tmp" "$dest"
+log "$arm/$flavour built in ${secs}s -> $dest"
+echo "$dest"

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# kernel-src.sh - fetch the pinned Linux base into the foliobench cache.
+#
+# Usage: scripts/kernel-src.sh            print the path of an unpacked tree
+#
+# KSRC=/path/to/linux wins: it is used as is (nothing is downloaded).
+# Otherwise the Debian package linux-source-7.3 is fetched with
+# `apt-get download` under a throw-away apt configuration whose mirror is
+# read from this machine's own apt sources (suite trixie-backports).  Nothing
+# is installed into the system.  The tarball is unpacked once under
+# $FB_CACHE/src/ and made into a git tree (git add -f: Debian's top-level
+# .gitignore ignores everything) so that series can be applied with git am.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=/dev/null
+. "$here/kernel-patches/base.env"
+cache=${FB_CACHE:-/var/cache/foliobench}
+
+log() { echo "kernel-src: $*" >&2; }
+die() { echo "kernel-src: error: $*" >&2; exit 1; }
+
+if [ -n "${KSRC:-}" ]; then
+	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel" ] || die "KSRC=$KSRC is not a kernel tree"
+	echo "$KSRC"
+	exit 0
+fi
+
+# First main-archive URI of the machine's apt sources (deb822 or one-line).
+apt_mirror() {
+	local f uri
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		uri=$(awk 'BEGIN{IGNORECASE=1}
+			/^URIs:/ { u=$2 }
+			/^Suites:/ { if ($0 !~ /security/ && u !~ /security/) { print u; exit } }' "$f")
+		[ -n "$uri" ] && { echo "$uri"; return; }
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		uri=$(awk '$1=="deb" && $0 !~ /security/ {
+			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f")
+		[ -n "$uri" ] && { echo "$uri"; return; }
+	done
+}
+
+fetch_deb() {
+	local tmp mirror
+	mirror=$(apt_mirror)
+	[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources*; set KSRC=/path/to/linux"
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' RETURN
+	mkdir -p "$tmp/lists/partial" "$tmp/archives/partial" "$tmp/etc/preferences.d"
+	echo "deb [signed-by=$BASE_KEYRING] $mirror $BASE_SUITE main" >"$tmp/etc/sources.list"
+	local opts=(-o "Dir::Etc::SourceList=$tmp/etc/sources.list"
+		-o "Dir::Etc::SourceParts=-"
+		-o "Dir::Etc::PreferencesParts=$tmp/etc/preferences.d"
+		-o "Dir::State::Lists=$tmp/lists"
+		-o "Dir::Cache=$tmp" -o "Dir::Cache::archives=$tmp/archives"
+		-o "Dir::State::status=/dev/null" -o "APT::Get::List-Cleanup=0"
+		-o "APT::Sandbox::User=root")
+	log "apt-get update ($BASE_SUITE from $mirror, private lists)"
+	apt-get -q "${opts[@]}" update >"$tmp/update.log" 2>&1 ||
+		{ tail -5 "$tmp/update.log" >&2; die "apt-get update for $BASE_SUITE failed"; }
+	log "apt-get download $BASE_PACKAGE=$BASE_DEB_VERSION"
+	(cd "$tmp" && apt-get -q "${opts[@]}" download "$BASE_PACKAGE=$BASE_DEB_VERSION") >&2 ||
+		die "apt-get download $BASE_PACKAGE=$BASE_DEB_VERSION failed (is the pin in kernel-patches/base.env still served?)"
+	local deb sum
+	deb=$(echo "$tmp"/"${BASE_PACKAGE}"_*.deb)
+	sum=$(sha256sum "$deb" | cut -d' ' -f1)
+	[ "$sum" = "$BASE_DEB_SHA256" ] || die "$deb: sha256 $sum, expected $BASE_DEB_SHA256"
+	mkdir -p "$cache/dl"
+	mv "$deb" "$cache/dl/$BASE_PACKAGE.deb"
+}
+
+tree=$cache/src/linux-$BASE_VERSION
+if [ -f "$tree/.foliobench-ready" ]; then
+	echo "$tree"
+	exit 0
+fi
+
+tarball=$cache/dl/linux-source-$BASE_VERSION.tar.xz
+if [ ! -f "$tarball" ]; then
+	[ -f "$cache/dl/$BASE_PACKAGE.deb" ] || fetch_deb
+	log "unpacking $BASE_PACKAGE.deb"
+	x=$(mktemp -d)
+	dpkg-deb -x "$cache/dl/$BASE_PACKAGE.deb" "$x"
+	mv "$x"/usr/src/linux-source-*.tar.xz "$tarball"
+	rm -rf "$x"
+fi
+
+sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+[ "$sum" = "$BASE_TARBALL_SHA256" ] ||
+	die "$tarball: sha256 $sum, expected $BASE_TARBALL_SHA256 (pinned in kernel-patches/base.env)"
+
+log "unpacking $(basename "$tarball") into $tree"
+rm -rf "$tree" "$tree.tmp"
+mkdir -p "$tree.tmp"
+tar -C "$tree.tmp" --strip-components=1 -xJf "$tarball"
+(
+	cd "$tree.tmp"
+	git init -q
+	git add -f . >/dev/null
+	git -c user.name=foliobench -c user.email=foliobench@localhost \
+		commit -q -m "Linux $BASE_VERSION (Debian $BASE_PACKAGE $BASE_DEB_VERSION)"
+	git tag base
+)
+mv "$tree.tmp" "$tree"
+touch "$tree/.foliobench-ready"
+echo "$tree"
