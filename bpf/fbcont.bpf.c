@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fbcont.bpf.c - tracepoint-only programs: these load where BPF tracing
+ * programs (fentry/kprobe) are refused.
+ *
+ *  - lock:contention_begin/end: wait time per lock address (raw tracepoints)
+ *  - kmem:kmalloc: allocations whose call site lies inside one function
+ *    (e.g. nft_trans_alloc), counted with their size, into a histogram slot
+ *  - sys_enter: a one-shot pointer reader used by the loader to resolve lock
+ *    instances that live behind a pointer (sysfs_root->kernfs_rwsem)
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "fbprobe.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define FB_MAX_SITES	4
+#define FB_MAX_DEREF	4
+
+/* kmalloc call-site ranges [lo, hi) -> histogram slot */
+const volatile __u64 site_lo[FB_MAX_SITES];
+const volatile __u64 site_hi[FB_MAX_SITES];
+const volatile __u32 site_slot[FB_MAX_SITES];
+const volatile __u32 nsites;
+/* pointers to read once, for the process resolver_tgid */
+const volatile __u64 deref_addr[FB_MAX_DEREF];
+const volatile __u32 resolver_tgid;
+__u64 deref_val[FB_MAX_DEREF];
+__u32 deref_done;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, FB_MAX_SLOTS * FB_NBUCKETS);
+	__type(key, u32);
+	__type(value, u64);
+} hist SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FB_MAX_SLOTS);
+	__type(key, u32);
+	__type(value, struct fb_stat);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FB_MAX_CONT);
+	__type(key, u64);
+	__type(value, struct fb_cont);
+} cont SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, u32);
+	__type(value, struct fb_start);
+} cstart SEC(".maps");
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(fb_cont_begin, void *lock, unsigned int flags)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	struct fb_start s = { .ts = bpf_ktime_get_ns(), .arg0 = (u64)lock };
+
+	bpf_map_update_elem(&cstart, &tid, &s, BPF_ANY);
+	return 0;
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(fb_cont_end, void *lock, int ret)
+{
+	u32 tid = (u32)bpf_get_current_pid_tgid();
+	struct fb_cont zero = {}, *c;
+	struct fb_start *s;
+	u64 d;
+
+	s = bpf_map_lookup_elem(&cstart, &tid);
+	if (!s)
+		return 0;
+	d = bpf_ktime_get_ns() - s->ts;
+	c = bpf_map_lookup_elem(&cont, &s->arg0);
+	if (!c) {
+		bpf_map_update_elem(&cont, &s->arg0, &zero, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&cont, &s->arg0);
+	}
+	if (c) {
+		__sync_fetch_and_add(&c->count, 1);
+		__sync_fetch_and_add(&c->wait_ns, d);
+		if (d > c->max_ns)
+			c->max_ns = d;
+	}
+	bpf_map_delete_elem(&cstart, &tid);
+	return 0;
+}
+
+static __always_inline void record(u32 s, u64 v)
+{
+	u32 idx = s * FB_NBUCKETS + fb_bucket(v);
+	struct fb_stat *st;
+	u64 *cell;
+
+	if (s >= FB_MAX_SLOTS)
+		return;
+	cell = bpf_map_lookup_elem(&hist, &idx);
+	if (cell)
+		__sync_fetch_and_add(cell, 1);
+	st = bpf_map_lookup_elem(&stats, &s);
+	if (!st)
+		return;
+	st->count++;
+	st->sum += v;
+	if (!st->min || v < st->min)
+		st->min = v;
+	if (v > st->max)
+		st->max = v;
+}
+
+SEC("raw_tp/kmalloc")
+int BPF_PROG(fb_kmalloc, unsigned long call_site, const void *ptr,
+	     size_t bytes_req, size_t bytes_alloc)
+{
+	for (u32 i = 0; i < FB_MAX_SITES; i++) {
+		if (i >= nsites)
+			break;
+		if (call_site >= site_lo[i] && call_site < site_hi[i]) {
+			record(site_slot[i], bytes_alloc);
+			break;
+		}
+	}
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(fb_resolve)
+{
+	if (deref_done || (u32)(bpf_get_current_pid_tgid() >> 32) != resolver_tgid)
+		return 0;
+	for (u32 i = 0; i < FB_MAX_DEREF; i++)
+		if (deref_addr[i])
+			bpf_probe_read_kernel(&deref_val[i], sizeof(u64),
+					      (const void *)deref_addr[i]);
+	deref_done = 1;
+	return 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* catalogue.h - the declarative table of probes (catalogue.c). */
+#ifndef CATALOGUE_H
+#define CATALOGUE_H
+
+enum fb_kind {
+	FB_FUNC,	/* function latency: fentry/fexit, else kprobe/kretprobe */
+	FB_LOCK,	/* one lock instance: acquisitions, wait and hold time */
+	FB_CALLSITE,	/* kmem:kmalloc from inside a function (tracepoint) */
+	FB_CONTENTION,	/* lock:contention_begin/end by lock address */
+};
+
+#define FB_MAX_CAND 4
+
+struct fb_probe_def {
+	const char *name;
+	const char *series;		/* folio-pool | kernfs-bulk | - */
+	enum fb_kind kind;
+	/* FB_FUNC, FB_CALLSITE: candidate functions, first present wins */
+	const char *syms[FB_MAX_CAND];
+	/*
+	 * FB_FUNC with a filter, FB_LOCK: the instance, as a kallsyms data
+	 * symbol, optionally a pointer to follow plus "struct.member" inside
+	 * what it points to (sysfs_root -> kernfs_root.kernfs_rwsem).
+	 */
+	const char *inst_sym;
+	int filter_from;		/* FB_FUNC: syms[i >= this] filter on inst */
+	int inst_deref;
+	const char *inst_member;
+	/* FB_LOCK: acquire / release functions, first present wins */
+	const char *acquire[FB_MAX_CAND];
+	const char *release[FB_MAX_CAND];
+	const char *workload;		/* the workload that drives it */
+	const char *proves;		/* what the row shows about the series */
+};
+
+extern const struct fb_probe_def fb_probes[];
+extern const int fb_nprobes;
+
+const char *fb_kind_name(enum fb_kind k);
+const struct fb_probe_def *fb_probe_find(const char *name);
+
+#endif /* CATALOGUE_H */

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ksyms.h - /proc/kallsyms, loaded once and sorted by address. */
+#ifndef KSYMS_H
+#define KSYMS_H
+
+#include <stdint.h>
+
+struct fb_ksyms;
+
+struct fb_ksyms *fb_ksyms_load(void);
+void fb_ksyms_free(struct fb_ksyms *ks);
+/* 0 and the address (and the end of the symbol, if end != NULL), or -1. */
+int fb_ksym_lookup(const struct fb_ksyms *ks, const char *name, uint64_t *addr, uint64_t *end);
+/* The symbol containing addr, or NULL; *off gets the offset into it. */
+const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off);
+
+#endif /* KSYMS_H */

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* main.c - `foliobench <command>`: dispatch to the subcommands. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "list", cmd_list, "probes and workloads, with their status on this kernel" },
+	{ "run", cmd_run, "attach probes, run workloads, write results JSON" },
+	{ "compare", cmd_compare, "before/after tables with verdicts from two results" },
+	{ "report", cmd_report, "markdown + HTML report of an A/B directory" },
+	{ "gate", cmd_gate, "CI regression gate: exit 0 pass, 1 regression, 2 bad input" },
+	{ "vm", cmd_vm, "boot a kernel in qemu and run a command in it" },
+	{ "ab", cmd_ab, "interleaved A/B rounds of baseline and patched kernels" },
+	{ "kernel", cmd_kernel, "build the baseline and patched guest kernels" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: foliobench <command> [options]   (foliobench <command> --help)\n\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\nfoliobench %s - eBPF A/B benchmarks for the folio_pool and kernfs bulk "
+		"registration series\n", FB_VERSION);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("foliobench %s\n", FB_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	fb_err("unknown command '%s' (foliobench --help)", argv[1]);
+	return 2;
+}

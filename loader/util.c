@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/* util.c - messages, clocks, small file helpers, counters and params. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb.h"
+
+volatile sig_atomic_t fb_stop;
+static int verbose;
+
+int fb_verbose(void)
+{
+	return verbose;
+}
+
+void fb_set_verbose(int v)
+{
+	verbose = v;
+}
+
+void fb_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("foliobench: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void fb_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("foliobench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+uint64_t fb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int fb_read_file(const char *path, char *buf, size_t len)
+{
+	size_t off = 0;
+	ssize_t n;
+	int fd;
+
+	if (!len)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while (off + 1 < len) {
+		n = read(fd, buf + off, len - 1 - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	close(fd);
+	buf[off] = '\0';
+	return (int)off;
+}
+
+int fb_write_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, len);
+	if (close(fd) < 0 || n != (ssize_t)len)
+		return -1;
+	return 0;
+}
+
+int fb_parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int count_index(const struct fb_counts *c, const char *name)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].name, name))
+			return i;
+	return -1;
+}
+
+void fb_count_set(struct fb_counts *c, const char *name, uint64_t val)
+{
+	int i = count_index(c, name);
+
+	if (i < 0) {
+		if (c->n == FB_MAX_COUNTS)
+			return;
+		i = c->n++;
+		snprintf(c->v[i].name, sizeof(c->v[i].name), "%s", name);
+	}
+	c->v[i].val = val;
+}
+
+void fb_count_add(struct fb_counts *c, const char *name, uint64_t val)
+{
+	uint64_t cur = 0;
+
+	fb_count_get(c, name, &cur);
+	fb_count_set(c, name, cur + val);
+}
+
+int fb_count_get(const struct fb_counts *c, const char *name, uint64_t *val)
+{
+	int i = count_index(c, name);
+
+	if (i < 0)
+		return -1;
+	*val = c->v[i].val;
+	return 0;
+}
+
+/* "--param nft.descriptors=10025": the last matching one wins. */
+uint64_t fb_param_u64(const struct fb_params *p, const char *workload,
+		      const char *key, uint64_t def)
+{
+	size_t wl = strlen(workload), kl = strlen(key);
+	uint64_t v = def;
+
+	for (int i = 0; p && i < p->n; i++) {
+		const char *s = p->kv[i];
+
+		if (strncmp(s, workload, wl) || s[wl] != '.' ||
+		    strncmp(s + wl + 1, key, kl) || s[wl + 1 + kl] != '=')
+			continue;
+		if (fb_parse_u64(s + wl + 2 + kl, &v) < 0)
+			v = def;
+	}
+	return v;
+}
