@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# host-test.sh - `foliobench run` on the machine itself (as root).
+#
+# These hosts refuse BPF tracing programs and have no kprobes, so the
+# function rows must come back "unavailable" with a reason, the tracepoint
+# rows must hold real data, and nothing may be left behind.  On a host that
+# does allow fentry the same checks hold with the rows attached instead.
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/..}"
+fb=./foliobench
+tmp=$(mktemp -d /tmp/fb-host.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+
+snapshot() {
+	{
+		nft list tables 2>/dev/null
+		ip netns list 2>/dev/null
+		ls /sys/bus/netdevsim/devices 2>/dev/null
+		ls /sys/fs/bpf 2>/dev/null
+		bpftool prog show 2>/dev/null | grep -c 'name fb_' || true
+	} | sort
+}
+
+t "--help on every subcommand" bash -c "for c in list run compare report gate vm ab kernel; do $fb \$c --help >/dev/null || exit 1; done"
+out=$($fb run --workload nope 2>&1); rc=$?
+t "unknown workload: exit 2, one line" test "$rc" = 2 -a "$(echo "$out" | wc -l)" = 1
+out=$(setpriv --reuid=65534 --regid=65534 --clear-groups $fb run --out "$tmp/x.json" 2>&1); rc=$?
+t "refuses to run without root (rc=$rc)" bash -c "[ $rc -ne 0 ] && echo '$out' | grep -q 'must be run as root'"
+
+before=$(snapshot)
+$fb run --workload nft --out "$tmp/r.json" >"$tmp/run.out" 2>&1; rc=$?
+t "run --workload nft exits 0" test "$rc" = 0
+[ "$rc" = 0 ] || sed 's/^/#   /' "$tmp/run.out" | tail -20
+t "results JSON has schema v1" test "$(jq -r '.schema + ":" + (.schema_version|tostring)' "$tmp/r.json")" = "foliobench-results:1"
+after=$(snapshot)
+t "no netns, nft table, netdevsim device, pinned BPF or program left behind" test "$before" = "$after"
+
+# every probe is either attached or says why not
+bad=$(jq -r '.probes[] | select(.status != "attached" and (.reason | length) == 0) | .name' "$tmp/r.json")
+t "every unavailable probe has a reason" test -z "$bad"
+fentry_ok=$(jq -r '[.probes[] | select(.kind == "func" and .status == "attached")] | length' "$tmp/r.json")
+if [ "$fentry_ok" = 0 ]; then
+	t "function rows unavailable with the kernel's reason" \
+		test "$(jq -r '.probes[] | select(.name=="nft_trans_alloc") | .reason' "$tmp/r.json" | grep -c 'EPERM\|kallsyms\|kprobe')" = 1
+fi
+trans=$(jq -r '.workloads[] | select(.name=="nft") | .ops.trans_objects' "$tmp/r.json")
+kmal=$(jq -r '.probes[] | select(.name=="nft_trans_alloc.kmalloc") | .stats[0].count' "$tmp/r.json")
+status=$(jq -r '.probes[] | select(.name=="nft_trans_alloc.kmalloc") | .status' "$tmp/r.json")
+t "nft workload submitted its descriptors (trans_objects=$trans)" test "${trans:-0}" -ge 10025
+if [ "$status" = attached ]; then
+	t "kmalloc tracepoint row holds real data ($kmal allocations from nft_trans_alloc for $trans descriptors)" \
+		bash -c "[ ${kmal:-0} -gt $((trans * 9 / 10)) ] && [ ${kmal:-0} -le $trans ]"
+else
+	nok "kmalloc tracepoint row attached (status $status)"
+fi
+t "contention tracepoint row attached" test "$(jq -r '.probes[] | select(.name=="contention") | .status' "$tmp/r.json")" = attached
+t "human table printed" grep -q '^nft_trans_alloc ' "$tmp/run.out"
+t "list shows every catalogue row" test "$($fb list | grep -c -E '^(nft_trans_alloc|kernfs_new_node|get_device_parent|gdp_mutex|kernfs_rwsem|kernfs_idr_lock) ')" = 6

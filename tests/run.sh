@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tests/run.sh - the test command behind `make test` (and so .ci/run).
+#
+#   unit      C unit tests (build/tests/*)
+#   host      `foliobench run` on this host: degrades per probe, cleans up
+#   guest     kernels built (cached), booted under qemu, probes checked
+#             against workload counts (tests/guest/*.sh)
+#
+# FB_TESTS="unit host" limits the groups (default: all).  Each check prints
+# `ok - ...` or `not ok - ...`; the last line is `N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export FB_REPO=$PWD
+groups=${FB_TESTS:-unit host guest}
+log=$(mktemp -d /tmp/foliobench-tests.XXXXXX)
+trap 'rm -rf "$log"' EXIT
+
+run_group() {
+	local g=$1 f
+	echo "# === $g ==="
+	case $g in
+	unit)
+		for f in build/tests/*; do
+			[ -x "$f" ] || continue
+			"$f" 2>&1 || echo "not ok - $(basename "$f") exited non-zero"
+		done
+		;;
+	host)
+		bash tests/host-test.sh
+		;;
+	guest)
+		bash tests/guest/run.sh
+		;;
+	*)
+		echo "not ok - unknown test group $g"
+		;;
+	esac
+}
+
+for g in $groups; do
+	run_group "$g" 2>&1 | tee -a "$log/all"
+done
+pass=$(grep -c '^ok - ' "$log/all")
+fail=$(grep -c '^not ok - ' "$log/all")
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

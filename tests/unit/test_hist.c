@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_hist.c - bucketing and percentile math. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb.h"
+#include "tap.h"
+
+static void test_buckets(void)
+{
+	int bad_rt = 0, bad_width = 0, bad_mono = 0;
+
+	for (unsigned int i = 0; i + 1 < FB_NBUCKETS; i++) {
+		uint64_t lo = fb_bucket_lo(i), hi = fb_bucket_hi(i);
+
+		if (fb_bucket(lo) != i || fb_bucket(hi) != i)
+			bad_rt++;
+		if (lo >= FB_SUB && (double)(hi - lo + 1) / (double)lo > 1.0 / FB_SUB + 1e-12)
+			bad_width++;
+		if (i && fb_bucket_lo(i) != fb_bucket_hi(i - 1) + 1)
+			bad_mono++;
+	}
+	CHECKF(!bad_rt, "every bucket's bounds map back to it (%d bad)", bad_rt);
+	CHECKF(!bad_width, "bucket width <= 1/%u of its lower bound (%d bad)", FB_SUB, bad_width);
+	CHECKF(!bad_mono, "buckets tile the range without gaps (%d bad)", bad_mono);
+	CHECKF(fb_bucket(0) == 0 && fb_bucket(31) == 31 && fb_bucket(32) == 32,
+	       "small values get their own bucket");
+	CHECKF(fb_bucket(~0ull) == FB_NBUCKETS - 1, "huge values land in the last bucket");
+	for (unsigned int e = 0; e < 64; e++)
+		if (fb_log2(1ull << e) != e || (e > 1 && fb_log2((1ull << e) - 1) != e - 1)) {
+			CHECKF(0, "fb_log2 exact at 2^%u", e);
+			return;
+		}
+	CHECKF(1, "fb_log2 exact at every power of two and below it");
+}
+
+static struct fb_hist *uniform(uint64_t lo, uint64_t hi)
+{
+	struct fb_hist *h = calloc(1, sizeof(*h));
+
+	for (uint64_t v = lo; v <= hi; v++)
+		fb_hist_add(h, v);
+	return h;
+}
+
+static void test_percentiles(void)
+{
+	struct fb_hist *h = uniform(1000, 100999), *e = calloc(1, sizeof(*e));
+	double p[] = { 50, 90, 99 };
+
+	for (int i = 0; i < 3; i++) {
+		double want = 1000 + p[i] / 100 * 100000, got = fb_hist_percentile(h, p[i]);
+
+		CHECKF(fabs(got - want) / want < 0.01, "p%.0f of uniform[1000,100999] = %.0f (want %.0f +-1%%)",
+		       p[i], got, want);
+	}
+	CHECKF(h->count == 100000 && h->min == 1000 && h->max == 100999, "count/min/max tracked");
+	CHECKF(fabs(fb_hist_mean(h) - 50999.5) < 1e-6, "mean is exact (sum/count)");
+	CHECKF(fb_hist_percentile(h, 100) <= 100999 && fb_hist_percentile(h, 0) >= 1000,
+	       "percentiles clamp to min and max");
+	CHECKF(fb_hist_percentile(e, 50) == 0 && fb_hist_mean(e) == 0, "empty histogram gives 0");
+	fb_hist_add(e, 7);
+	CHECKF(fb_hist_percentile(e, 50) == 7 && fb_hist_percentile(e, 99) == 7,
+	       "one sample: every percentile is that sample");
+	free(h);
+	free(e);
+}
+
+static void test_merge(void)
+{
+	struct fb_hist *a = uniform(10, 19), *b = uniform(1000, 1009), *all = uniform(10, 19);
+
+	for (uint64_t v = 1000; v <= 1009; v++)
+		fb_hist_add(all, v);
+	fb_hist_merge(a, b);
+	CHECKF(a->count == 20 && a->min == 10 && a->max == 1009 && a->sum == all->sum,
+	       "merge adds count and sum, keeps min and max");
+	CHECKF(!memcmp(a->buckets, all->buckets, sizeof(a->buckets)), "merge adds buckets");
+	free(a);
+	free(b);
+	free(all);
+}
+
+int main(void)
+{
+	test_buckets();
+	test_percentiles();
+	test_merge();
+	return tap_done();
+}
