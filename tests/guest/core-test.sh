@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# core-test.sh RESULTS_DIR - issue 2's guest acceptance on $FB_KERNEL:
+# every named function probe attaches; nft_trans_alloc == descriptors the
+# nft workload submitted; teardown passes counted; kernfs_new_node and
+# get_device_parent non-zero and scaling with the device count; lock rows
+# attached and counting.
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/../..}"
+res=$1
+fb=$PWD/foliobench
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+probe() { jq -r --arg n "$2" --arg s "${3:-0}" '.probes[] | select(.name==$n) | .stats[$s|tonumber].count' "$1"; }
+status() { jq -r --arg n "$2" '.probes[] | select(.name==$n) | .status + "/" + .method' "$1"; }
+op() { jq -r --arg w "$2" --arg o "$3" '.workloads[] | select(.name==$w) | .ops[$o]' "$1"; }
+
+small=20 large=60
+"$fb" vm --kernel "$FB_KERNEL" --results "$res" --log "$res/core-console.log" -- sh -c "
+	./foliobench run --workload nft --out $res/nft.json >$res/nft.out 2>&1 &&
+	./foliobench run --workload sysfs --param sysfs.devices=$small --out $res/sysfs-$small.json >$res/s1.out 2>&1 &&
+	./foliobench run --workload sysfs --param sysfs.devices=$large --out $res/sysfs-$large.json >$res/s2.out 2>&1"
+rc=$?
+t "guest runs nft and sysfs workloads under all probes, no splat (vm rc=$rc)" test $rc = 0
+if [ $rc != 0 ]; then
+	tail -30 "$res"/*.out 2>/dev/null | sed 's/^/#   /'
+	return 0 2>/dev/null || exit 0
+fi
+n=$res/nft.json a=$res/sysfs-$small.json b=$res/sysfs-$large.json
+for p in nft_trans_alloc nf_tables_trans_destroy_work; do
+	t "$p attaches in the guest ($(status "$n" $p))" bash -c "[[ '$(status "$n" $p)' == attached/fentry ]]"
+done
+for p in kernfs_new_node get_device_parent kernfs_add_one; do
+	t "$p attaches in the guest ($(status "$a" $p))" bash -c "[[ '$(status "$a" $p)' == attached/* ]]"
+done
+trans=$(op "$n" nft trans_objects) cnt=$(probe "$n" nft_trans_alloc)
+t "nft_trans_alloc count ($cnt) == transaction objects submitted ($trans)" test "$cnt" = "$trans"
+passes=$(op "$n" nft destroy_passes) cnt=$(probe "$n" nf_tables_trans_destroy_work)
+t "nf_tables_trans_destroy_work count ($cnt) == teardown passes ($passes)" test "$cnt" = "$passes"
+for p in kernfs_new_node get_device_parent; do
+	x=$(probe "$a" $p) y=$(probe "$b" $p)
+	t "$p: $x calls for $small devices, $y for $large (non-zero, scales ~${large}/${small})" \
+		bash -c "[ ${x:-0} -gt 0 ] && [ $((y * small)) -ge $((x * large * 7 / 10)) ] && [ $((y * small)) -le $((x * large * 13 / 10)) ]"
+done
+for l in kernfs_rwsem kernfs_idr_lock gdp_mutex; do
+	w=$(probe "$b" $l 0) h=$(probe "$b" $l 1)
+	t "$l lock row attached and counting ($(status "$b" $l): $w acquisitions, $h holds)" \
+		bash -c "[[ '$(status "$b" $l)' == attached/* ]] && [ ${w:-0} -gt 0 ] && [ ${h:-0} -gt 0 ]"
+done

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# tests/guest/run.sh - everything that needs our own kernels, under qemu.
+#
+# Builds (or reuses, from $FB_CACHE) the baseline and patched kernels, then:
+#   vm-test.sh          the harness itself (exit codes, panic, timeout)
+#   core                probes attach in the guest; probe counts equal the
+#                       workloads' own op counts; counts scale with devices
+#   bpftrace-test.sh    one-liners agree with foliobench
+#   series tests        KUnit suites and workloads on the patched kernels
+# Prints ok/not ok lines; tests/run.sh counts them.
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/../..}"
+repo=$PWD
+fb=$repo/foliobench
+res=$repo/results/tests-$$
+mkdir -p "$res"
+trap 'rm -rf "$res"' EXIT
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+
+kernel() {	# kernel ARM FLAVOUR: build (cached) and print the directory
+	"$fb" kernel build --arm "$1" --flavour "$2" 2>"$res/build-$1-$2.log" | tail -1
+}
+
+base=$(kernel baseline perf)
+if [ -f "$base/bzImage" ]; then
+	ok "baseline perf kernel built ($(cat "$base/build-seconds" 2>/dev/null)s when built)"
+else
+	nok "baseline perf kernel built"
+	tail -20 "$res/build-baseline-perf.log" | sed 's/^/#   /'
+	exit 0
+fi
+
+bash tests/guest/vm-test.sh "$base"
+FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
+bash tests/guest/series-test.sh "$res"
