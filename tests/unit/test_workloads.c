@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_workloads.c - unit tests for the workloads' pure parts: the nft
+ * plan arithmetic (every nft_trans object accounted for), the
+ * /proc/lockdep_stats parser, the verifier program builder and the
+ * fork/pipe runner.  TAP-style output; exits 1 if anything failed.
+ */
+#include <linux/bpf.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fb.h"
+#include "wl_util.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) check(!!(cond), __VA_ARGS__)
+
+static void __attribute__((format(printf, 2, 3)))
+check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/* Sum of nft_trans objects over the plan's batches, as wl_nft runs them. */
+static uint64_t plan_total(const struct wl_nft_plan *pl, uint64_t *minsz)
+{
+	uint64_t t = 0;
+
+	*minsz = UINT64_MAX;
+	for (uint64_t k = 0; k < pl->passes; k++)
+		t += wl_nft_commit_trans(pl, k);
+	for (uint64_t k = 0; k + 1 < pl->passes; k++)
+		if (wl_nft_commit_table(pl, k) < *minsz)
+			*minsz = wl_nft_commit_table(pl, k);
+	for (uint64_t j = 0; j < pl->aborts; j++) {
+		t += wl_nft_abort_table(pl, j);
+		if (wl_nft_abort_table(pl, j) < *minsz)
+			*minsz = wl_nft_abort_table(pl, j);
+	}
+	return t;
+}
+
+static void test_nft_plan(void)
+{
+	static const uint64_t cases[][4] = {
+		/* descriptors, passes, aborts, chains */
+		{ 10025, 5, 5, 1 }, { 10025, 5, 1, 3 }, { 10024, 5, 0, 1 },
+		{ 8, 2, 0, 2 }, { 7, 2, 1, 1 }, { 1000003, 50, 7, 4 },
+		{ 4, 2, 0, 1 }, { 100, 3, 20, 1 },
+	};
+	struct wl_nft_plan pl;
+	char why[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const uint64_t *c = cases[i];
+		uint64_t total, minsz;
+		int ret;
+
+		ret = wl_nft_plan_init(&pl, c[0], c[1], c[2], c[3], why,
+				       sizeof(why));
+		total = ret ? 0 : plan_total(&pl, &minsz);
+		CHECK(!ret && total == c[0] && minsz >= 1 + c[3],
+		      "nft plan N=%llu P=%llu A=%llu C=%llu: %llu trans, smallest table %llu",
+		      WL_U64(c[0]), WL_U64(c[1]), WL_U64(c[2]), WL_U64(c[3]),
+		      WL_U64(total), WL_U64(ret ? 0 : minsz));
+	}
+	/* seed defaults: 13 tables of 771, two abort tables get +1 */
+	wl_nft_plan_init(&pl, 10025, 5, 5, 1, why, sizeof(why));
+	CHECK(wl_nft_commit_trans(&pl, 0) == 771 &&
+	      wl_nft_commit_trans(&pl, 1) == 1542 &&
+	      wl_nft_commit_trans(&pl, 4) == 771 &&
+	      wl_nft_abort_table(&pl, 0) == 772 &&
+	      wl_nft_abort_table(&pl, 2) == 771,
+	      "nft plan seed defaults: commits 771,1542,..,771, aborts 772,772,771..");
+	CHECK(wl_nft_plan_init(&pl, 10025, 1, 5, 1, why, sizeof(why)) < 0,
+	      "nft plan rejects passes=1 (%s)", why);
+	CHECK(wl_nft_plan_init(&pl, 10025, 5, 0, 1, why, sizeof(why)) < 0,
+	      "nft plan rejects odd descriptors with aborts=0");
+	CHECK(wl_nft_plan_init(&pl, 20, 5, 5, 1, why, sizeof(why)) < 0,
+	      "nft plan rejects too few descriptors (%s)", why);
+}
+
+static const char lockdep_stats[] =
+	" lock-classes:                         1702 [max: 8192]\n"
+	" dynamic-keys:                           40\n"
+	" direct dependencies:                 32768 [max: 32768]\n"
+	" indirect dependencies:               61234\n"
+	" all direct dependencies:            123456\n"
+	" debug_locks:                             0\n";
+
+static void expect_stat(const char *key, uint64_t want)
+{
+	uint64_t v = 0;
+	int ret = wl_parse_stat(lockdep_stats, key, &v);
+
+	CHECK(!ret && v == want, "parse \"%s\" = %llu (want %llu)", key,
+	      WL_U64(v), WL_U64(want));
+}
+
+static void test_parse_stat(void)
+{
+	uint64_t v = 7;
+
+	expect_stat("direct dependencies", 32768);
+	expect_stat("lock-classes", 1702);
+	expect_stat("debug_locks", 0);
+	CHECK(wl_parse_stat(lockdep_stats, "dependencies", &v) < 0,
+	      "parse does not match a key's suffix");
+	CHECK(wl_parse_stat("x: y\n", "x", &v) < 0,
+	      "parse rejects a non-number");
+}
+
+static void test_verifier_build(void)
+{
+	struct bpf_insn insns[64];
+	unsigned int n, jumps = 0, loads = 0;
+
+	n = wl_verifier_build(insns, 64, 20);
+	for (unsigned int i = 0; i < n; i++) {
+		if (insns[i].code == (BPF_JMP | BPF_JGT | BPF_K) &&
+		    insns[i].off == 1)
+			jumps++;
+		if (insns[i].code == (BPF_LDX | BPF_MEM | BPF_W))
+			loads++;
+	}
+	CHECK(n == 63 && jumps == 20 && loads == 20 &&
+	      insns[n - 1].code == (BPF_JMP | BPF_EXIT),
+	      "verifier program: %u insns, %u cond jumps, %u ctx loads",
+	      n, jumps, loads);
+	CHECK(wl_verifier_build(insns, 64, 21) == 0,
+	      "verifier builder refuses to overflow its buffer");
+}
+
+static int child_ok(const struct fb_params *p, struct fb_counts *ops,
+		    void *arg)
+{
+	(void)p;
+	fb_count_set(ops, "alpha", 41);
+	fb_count_add(ops, "alpha", 1);
+	fb_count_set(ops, "pid_differs", getpid() != *(pid_t *)arg);
+	return 0;
+}
+
+static int child_fail(const struct fb_params *p, struct fb_counts *ops,
+		      void *arg)
+{
+	(void)p;
+	(void)arg;
+	fb_count_set(ops, "partial", 3);
+	return -1;
+}
+
+static int child_crash(const struct fb_params *p, struct fb_counts *ops,
+		       void *arg)
+{
+	(void)p;
+	(void)ops;
+	(void)arg;
+	raise(SIGKILL);
+	return 0;
+}
+
+static void test_run_child(void)
+{
+	struct fb_counts ops = { 0 };
+	pid_t me = getpid();
+	uint64_t a = 0, d = 0;
+	int ret;
+
+	ret = wl_run_child("test", 0, child_ok, NULL, &me, &ops);
+	fb_count_get(&ops, "alpha", &a);
+	fb_count_get(&ops, "pid_differs", &d);
+	CHECK(ret == 0 && a == 42 && d == 1,
+	      "run_child returns the child's counters (alpha=%llu)", WL_U64(a));
+	memset(&ops, 0, sizeof(ops));
+	ret = wl_run_child("test", 0, child_fail, NULL, NULL, &ops);
+	CHECK(ret == -1 && !fb_count_get(&ops, "partial", &a) && a == 3,
+	      "run_child passes a failure and partial counters back");
+	ret = wl_run_child("test", 0, child_crash, NULL, NULL, &ops);
+	CHECK(ret == -1, "run_child reports a child killed by a signal");
+}
+
+int main(void)
+{
+	test_nft_plan();
+	test_parse_stat();
+	test_verifier_build();
+	test_run_child();
+	printf("# %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
