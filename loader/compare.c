@@ -1282,7 +1282,7 @@ int cmd_compare(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+f:a:e:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "f:a:e:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'f':
 			if (!strcmp(optarg, "text"))

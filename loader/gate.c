@@ -234,7 +234,7 @@ int cmd_gate(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "+r:m:a:b:h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "r:m:a:b:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'r':
 			if (fb_parse_double_arg(optarg, 0, 1000, &thr)) {

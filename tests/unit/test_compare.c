@@ -327,6 +327,33 @@ static void test_good(void)
 	      has_line(o, "workload,nft,wall,ns,noisy,5,5", NULL), "csv rows");
 	free(o);
 
+	/* report: md + self-contained html with one SVG per probe statistic */
+	{
+		char rd[300], f1[400];
+		char *h, *m;
+
+		path(rd, sizeof(rd), "rep/x");
+		rc = run(cmd_report, out, err, "report", ab, "--out", rd, NULL);
+		snprintf(f1, sizeof(f1), "%s/report.html", rd);
+		h = slurp(f1);
+		snprintf(f1, sizeof(f1), "%s/report.md", rd);
+		m = slurp(f1);
+		CHECK(rc == 0, "report exits 0");
+		CHECK(strstr(h, "<svg") && strstr(h, "nft_trans_alloc &#8212; latency") &&
+		      strstr(h, "kernfs_rwsem &#8212; hold") && strstr(h, "<style>"),
+		      "report.html has inline CSS and an SVG per probe statistic");
+		CHECK(!strstr(h, "<script") && !strstr(h, "<link") && !strstr(h, "src=") &&
+		      !strstr(h, "href="), "report.html references no external assets");
+		CHECK(strstr(h, "7.3.4-fb-baseline") && strstr(h, "foliobench.arm=patched") &&
+		      strstr(h, "abc123"), "report.html names kernel release, cmdline, config hash");
+		CHECK(has_line(m, "Produced by `foliobench report ", "--out", NULL) &&
+		      has_line(m, "| nft_trans_alloc | baseline |", NULL) &&
+		      has_line(m, "![nft_trans_alloc latency](hist-nft_trans_alloc-latency.svg)", NULL),
+		      "report.md has the command, tables and histogram links");
+		free(h);
+		free(m);
+	}
+
 	/* A/A: same arm against itself, separately generated rounds */
 	path(aa, sizeof(aa), "aa");
 	mkdir(aa, 0755);
