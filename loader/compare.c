@@ -479,7 +479,8 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 	enum fb_row_kind kind;
 	struct fb_row *row;
 
-	if (!strcmp(p0->kind, "func") || !strcmp(p0->kind, "callsite"))
+	if (!strcmp(p0->kind, "func") ||
+	    (!strcmp(p0->kind, "callsite") && find_stat(p0, "latency", 0)))
 		kind = FB_ROW_FUNC;
 	else if (!strcmp(p0->kind, "lock"))
 		kind = FB_ROW_LOCK;
@@ -511,10 +512,13 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 
 			snprintf(nm, sizeof(nm), "%.15s_count", p0->stats[i].name);
 			m[3 * i] = new_metric(row, nm, "count", FB_M_COUNT, -1);
+			const char *unit = p0->stats[i].h.unit[0] ? p0->stats[i].h.unit : "ns";
+			int lower = strcmp(unit, "ns") ? -1 : 1;	/* sizes: no better direction */
+
 			snprintf(nm, sizeof(nm), "%.15s_mean", p0->stats[i].name);
-			m[3 * i + 1] = new_metric(row, nm, "ns", FB_M_NOISY, 1);
+			m[3 * i + 1] = new_metric(row, nm, unit, FB_M_NOISY, lower);
 			snprintf(nm, sizeof(nm), "%.15s_p99", p0->stats[i].name);
-			m[3 * i + 2] = new_metric(row, nm, "ns", FB_M_NOISY, 1);
+			m[3 * i + 2] = new_metric(row, nm, unit, FB_M_NOISY, lower);
 		}
 		row->primary = row->nm > 1 ? 1 : 0;
 	}
@@ -1007,10 +1011,17 @@ static void val_str(const struct fb_metric *m, int side, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 		return;
 	}
-	if (!strcmp(m->unit, "ns"))
+	if (!strcmp(m->unit, "ns")) {
 		fb_fmt_ns(v, buf, len);
-	else
-		fb_fmt_count(v, buf, len);
+	} else {
+		char tmp[64];
+
+		fb_fmt_count(v, tmp, sizeof(tmp));
+		if (m->unit[0] && strcmp(m->unit, "count"))
+			snprintf(buf, len, "%s %s", tmp, m->unit);
+		else
+			snprintf(buf, len, "%s", tmp);
+	}
 }
 
 static void delta_str(const struct fb_metric *m, char *buf, size_t len)
@@ -1240,6 +1251,13 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 
 /* ---- the subcommand ---- */
 
+void fb_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static void compare_usage(FILE *f)
 {
 	fputs("usage: foliobench compare BASE NEW | AB_DIR [--format text|md|csv]\n"
@@ -1329,6 +1347,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (fb_cmp_open(&c, argc - optind, argv + optind, base_arm, new_arm, alpha, min_effect,
 			err, sizeof(err))) {
+		fb_one_line(err);
 		fb_err("compare: %s", err);
 		fb_cmp_free(&c);
 		return 2;

@@ -101,6 +101,9 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt);
 /* Option value in [lo, hi]: 0, or -1 if not a number or out of range. */
 int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
 
+/* Replaces control characters (from names in files) so a message stays one line. */
+void fb_one_line(char *s);
+
 /* Human number formatting, shared with report.c. */
 void fb_fmt_ns(double ns, char *buf, size_t len);
 void fb_fmt_count(double v, char *buf, size_t len);

@@ -274,6 +274,7 @@ int cmd_gate(int argc, char **argv)
 	}
 	if (fb_cmp_open(&c, argc - optind, argv + optind, base_arm, new_arm, alpha, 0,
 			err, sizeof(err))) {
+		fb_one_line(err);
 		fb_err("gate: %s", err);
 		fb_cmp_free(&c);
 		return 2;

@@ -497,6 +497,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (fb_cmp_open(&c, argc - optind, argv + optind, base_arm, new_arm, alpha, min_effect,
 			err, sizeof(err))) {
+		fb_one_line(err);
 		fb_err("report: %s", err);
 		goto out;
 	}

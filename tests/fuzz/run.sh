@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# tests/fuzz/run.sh [SECONDS] - build the results-reader fuzzer (libFuzzer +
+# ASan + UBSan, clang) and run it for a bounded time (default 60 s, or
+# $FUZZ_SECONDS) on a seed corpus it generates.  Prints `ok - fuzz ...` or
+# `not ok - fuzz ...`; exits non-zero on a crash, leak, UB or build failure.
+# Needs clang and its fuzzer runtime (Debian: clang, libclang-rt-14-dev).
+set -u
+cd "$(dirname "$0")/../.."
+secs=${1:-${FUZZ_SECONDS:-60}}
+out=build/fuzz
+CLANG=${CLANG:-clang}
+name="fuzz fb_result_parse"
+
+rm -rf "$out/seeds" "$out/artifacts"
+mkdir -p "$out/corpus" "$out/seeds" "$out/artifacts"
+
+if ! "$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	tests/fuzz/fuzz_results.c loader/results.c loader/hist.c loader/util.c \
+	-ljson-c -lm -o "$out/fuzz_results" 2>"$out/build.log"; then
+	echo "not ok - $name: build failed (clang + libclang-rt-14-dev installed?); see $out/build.log"
+	head -5 "$out/build.log" | sed 's/^/# /'
+	exit 1
+fi
+
+# ---- seed corpus: valid files of the current schema (docs/results-schema.md) ----
+hist='{"name": "latency", "unit": "ns", "count": 10025, "sum": 11366530, "min": 410, "max": 95000,
+       "buckets": [[416, 3], [1024, 9000], [1056, 1000], [65536, 21], [94208, 1]]}'
+cat > "$out/seeds/full.json" <<JSON
+{
+  "schema": "foliobench-results", "schema_version": 1, "tool_version": "0.1",
+  "label": "baseline", "started": "2026-11-30T10:00:00Z",
+  "host": {"kernel_release": "7.3.4-foliobench", "kernel_version": "#1 SMP",
+           "build_id": "abcdef", "config_sha256": "0123", "cmdline": "console=ttyS0 foliobench.arm=baseline",
+           "cpu_model": "QEMU Virtual CPU", "ncpus": 2, "arm": "baseline"},
+  "params": ["nft.descriptors=10025"],
+  "probes": [
+    {"name": "nft_trans_alloc", "series": "folio-pool", "kind": "func", "status": "attached",
+     "method": "fentry", "symbol": "nft_trans_alloc", "reason": "", "stats": [$hist]},
+    {"name": "gdp_mutex", "series": "kernfs-bulk", "kind": "lock", "status": "attached",
+     "method": "fentry", "symbol": "get_device_parent", "reason": "addr 0xffff",
+     "stats": [{"name": "wait", "unit": "ns", "count": 2040, "sum": 14680000, "min": 310, "max": 190000,
+                "buckets": [[310, 40], [7168, 2000]]},
+               {"name": "hold", "unit": "ns", "count": 2040, "sum": 36720000, "min": 900, "max": 60000,
+                "buckets": [[896, 40], [18432, 2000]]}]},
+    {"name": "folio_scratchpad_alloc", "series": "folio-pool", "kind": "callsite", "status": "unavailable",
+     "method": "-", "symbol": "", "reason": "no such symbol", "stats": []}
+  ],
+  "workloads": [
+    {"name": "nft", "status": "ok", "reason": "", "wall_ns": 2800000000,
+     "ops": {"trans_objects": 10025, "destroy_passes": 5}},
+    {"name": "sysfs", "status": "failed", "reason": "no vfio", "wall_ns": 0, "ops": {}}
+  ],
+  "contention": [{"lock": "&root->kernfs_rwsem", "addr": 18446612682335232000, "count": 116316,
+                  "wait_ns": 1834000000, "max_ns": 900000}],
+  "extra": {"lockdep_stats.after.direct dependencies": 2324, "ratio": 0.5}
+}
+JSON
+cat > "$out/seeds/minimal.json" <<'JSON'
+{"schema": "foliobench-results", "schema_version": 1, "tool_version": "0.1", "label": "",
+ "started": "", "host": {"kernel_release": "", "kernel_version": "", "build_id": "",
+ "config_sha256": "", "cmdline": "", "cpu_model": "", "ncpus": 0, "arm": ""},
+ "params": [], "probes": [], "workloads": [], "contention": [], "extra": {}}
+JSON
+
+# the seeds must be accepted, or the fuzzer only explores the error paths
+if ! FB_FUZZ_EXPECT_VALID=1 "$out/fuzz_results" -runs=0 "$out/seeds" >"$out/seeds.log" 2>&1; then
+	echo "not ok - $name: a seed file is rejected by the reader (schema changed?)"
+	grep -m3 -E 'seed does not parse|ERROR' "$out/seeds.log" | sed 's/^/# /'
+	exit 1
+fi
+
+cat > "$out/results.dict" <<'EOF2'
+"\"schema\""
+"\"schema_version\""
+"\"foliobench-results\""
+"\"host\""
+"\"probes\""
+"\"stats\""
+"\"buckets\""
+"\"workloads\""
+"\"ops\""
+"\"contention\""
+"\"extra\""
+"\"count\""
+"\"sum\""
+"\"min\""
+"\"max\""
+"\"wall_ns\""
+"\"params\""
+"1e308"
+"-1"
+"18446744073709551615"
+"9223372036854775808"
+"\"\\u0000\""
+"NaN"
+EOF2
+
+"$out/fuzz_results" -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	-artifact_prefix="$out/artifacts/" -dict="$out/results.dict" -print_final_stats=1 \
+	"$out/corpus" "$out/seeds" >"$out/fuzz.log" 2>&1
+rc=$?
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log" | tail -1)
+if [ $rc -eq 0 ]; then
+	echo "ok - $name: ${execs:-?} inputs in ${secs} s under ASan+UBSan, no crash"
+	exit 0
+fi
+echo "not ok - $name: exit $rc after ${execs:-?} inputs; log $out/fuzz.log"
+grep -m2 -E '^SUMMARY|runtime error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$out/fuzz.log" | sed 's/^/# /'
+ls "$out/artifacts" 2>/dev/null | sed "s|^|# reproducer: $out/artifacts/|"
+exit 1
