@@ -5,24 +5,27 @@
 
 #include "fbhist.h"
 
-/* What one instance of the generic function program does. */
-enum fb_mode {
-	FB_MODE_LATENCY = 0,	/* entry -> exit time into slot */
-	FB_MODE_ACQUIRE = 1,	/* lock acquire: wait into watched wait_slot, start hold */
-	FB_MODE_RELEASE = 2,	/* lock release: hold into watched hold_slot */
-};
-
-/* Value of the `watched` map, keyed by the instance's first argument. */
+/*
+ * Value of the `watched` maps: fbfunc's is keyed by a function's first
+ * argument (filter), fbcont's by a lock's struct lockdep_map address.
+ */
 struct fb_watch {
 	unsigned int wait_slot;
 	unsigned int hold_slot;
-	unsigned int lock;	/* index into `held` */
+	unsigned int lock;	/* index into `owner` */
 	unsigned int pad;
+};
+
+/* Current write holder of a watched lock. */
+struct fb_owner {
+	unsigned int tid;
+	unsigned int pad;
+	unsigned long long ts;	/* lock_acquire, or lock_acquired after a wait */
 };
 
 struct fb_start_key {
 	unsigned int tid;
-	unsigned int slot;	/* or FB_MAX_SLOTS + lock for acquisitions */
+	unsigned int slot;
 };
 
 struct fb_start {

@@ -5,7 +5,8 @@
 
 enum fb_kind {
 	FB_FUNC,	/* function latency: fentry/fexit, else kprobe/kretprobe */
-	FB_LOCK,	/* one lock instance: acquisitions, wait and hold time */
+	FB_LOCK,	/* one lock instance: write acquisitions, hold and wait
+			 * time, from lockdep's lock tracepoints */
 	FB_CALLSITE,	/* kmem:kmalloc from inside a function (tracepoint) */
 	FB_CONTENTION,	/* lock:contention_begin/end by lock address */
 };
@@ -27,9 +28,8 @@ struct fb_probe_def {
 	int filter_from;		/* FB_FUNC: syms[i >= this] filter on inst */
 	int inst_deref;
 	const char *inst_member;
-	/* FB_LOCK: acquire / release functions, first present wins */
-	const char *acquire[FB_MAX_CAND];
-	const char *release[FB_MAX_CAND];
+	/* FB_LOCK: the lock's type, whose dep_map the lock tracepoints pass */
+	const char *lock_type;		/* rw_semaphore | mutex | raw_spinlock */
 	const char *workload;		/* the workload that drives it */
 	const char *proves;		/* what the row shows about the series */
 };

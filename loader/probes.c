@@ -4,13 +4,14 @@
  *
  * Function rows: fentry/fexit, else kprobe/kretprobe, else unavailable with
  * the reasons of both attempts.  Each hooked function gets its own instance
- * of the generic fbfunc object (rodata: slot, mode, filter), retargeted with
+ * of the generic fbfunc object (rodata: slot, filter), retargeted with
  * bpf_program__set_attach_target(); all instances share the loader-created
  * maps.  Lock rows resolve their instance address here (kallsyms, an
- * optional pointer read by a raw tracepoint program, a BTF member offset)
- * and put it in the `watched` map that the acquire/release instances filter
- * on.  Tracepoint rows (contention, kmalloc call sites) use fbcont, which
- * also loads on kernels that refuse tracing programs.
+ * optional pointer read by a raw tracepoint program, BTF member offsets of
+ * the lock and of its lockdep_map) and put it in fbcont's `lockw` map that
+ * the lock tracepoint programs filter on.  Tracepoint rows (locks,
+ * contention, kmalloc call sites) use fbcont, which also loads on kernels
+ * that refuse tracing programs.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -42,7 +43,6 @@ struct row {
 struct inst {
 	struct fbfunc_bpf *skel;
 	char fn[64];
-	int mode;
 	unsigned int slot;
 	char method[16];
 };
@@ -50,7 +50,7 @@ struct inst {
 struct fb_session {
 	struct fb_ksyms *ks;
 	struct btf *btf;
-	int hist_fd, stats_fd, watched_fd, starts_fd, held_fd;
+	int hist_fd, stats_fd, watched_fd, starts_fd;
 	uint64_t *hist;
 	struct fbcont_bpf *cont;
 	struct inst inst[MAX_INST];
@@ -59,6 +59,7 @@ struct fb_session {
 	int nrows;
 	int nslots;
 	int nlocks;
+	int lock_tp;			/* lock tracepoints: 1 attached, -errno failed */
 	char liblog[4096];		/* last libbpf messages, for reasons */
 };
 
@@ -97,9 +98,8 @@ static int create_maps(struct fb_session *s)
 	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
 				      sizeof(struct fb_start_key), sizeof(struct fb_start),
 				      16384, NULL);
-	s->held_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_held", 4, 8, FB_MAX_LOCKS, NULL);
 	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 ||
-	    s->starts_fd < 0 || s->held_fd < 0) {
+	    s->starts_fd < 0) {
 		fb_err("cannot create BPF maps: %s (are you root? BPF syscall disabled?)",
 		       strerror(errno));
 		return -1;
@@ -155,8 +155,7 @@ static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 	if (bpf_map__reuse_fd(k->maps.hist, s->hist_fd) ||
 	    bpf_map__reuse_fd(k->maps.stats, s->stats_fd) ||
 	    bpf_map__reuse_fd(k->maps.watched, s->watched_fd) ||
-	    bpf_map__reuse_fd(k->maps.starts, s->starts_fd) ||
-	    bpf_map__reuse_fd(k->maps.held, s->held_fd))
+	    bpf_map__reuse_fd(k->maps.starts, s->starts_fd))
 		return -errno;
 	return 0;
 }
@@ -165,21 +164,20 @@ static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 static int try_instance(struct fb_session *s, struct inst *in, int filter, int kprobe)
 {
 	struct fbfunc_bpf *k = fbfunc_bpf__open();
-	int err, entry_only = in->mode == FB_MODE_RELEASE;
+	int err;
 
 	if (!k)
 		return -errno;
 	k->rodata->slot = in->slot;
-	k->rodata->mode = (unsigned int)in->mode;
 	k->rodata->filter = (unsigned int)filter;
 	err = reuse_maps(s, k);
 	bpf_program__set_autoload(k->progs.fb_fentry, !kprobe);
-	bpf_program__set_autoload(k->progs.fb_fexit, !kprobe && !entry_only);
+	bpf_program__set_autoload(k->progs.fb_fexit, !kprobe);
 	bpf_program__set_autoload(k->progs.fb_kprobe, kprobe);
-	bpf_program__set_autoload(k->progs.fb_kretprobe, kprobe && !entry_only);
+	bpf_program__set_autoload(k->progs.fb_kretprobe, kprobe);
 	if (!err && !kprobe) {
 		err = bpf_program__set_attach_target(k->progs.fb_fentry, 0, in->fn);
-		if (!err && !entry_only)
+		if (!err)
 			err = bpf_program__set_attach_target(k->progs.fb_fexit, 0, in->fn);
 	}
 	s->liblog[0] = '\0';
@@ -188,14 +186,14 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 	if (!err && !kprobe) {
 		k->links.fb_fentry = bpf_program__attach(k->progs.fb_fentry);
 		err = k->links.fb_fentry ? 0 : -errno;
-		if (!err && !entry_only) {
+		if (!err) {
 			k->links.fb_fexit = bpf_program__attach(k->progs.fb_fexit);
 			err = k->links.fb_fexit ? 0 : -errno;
 		}
 	} else if (!err) {
 		k->links.fb_kprobe = bpf_program__attach_kprobe(k->progs.fb_kprobe, false, in->fn);
 		err = k->links.fb_kprobe ? 0 : -errno;
-		if (!err && !entry_only) {
+		if (!err) {
 			k->links.fb_kretprobe = bpf_program__attach_kprobe(k->progs.fb_kretprobe,
 									   true, in->fn);
 			err = k->links.fb_kretprobe ? 0 : -errno;
@@ -211,19 +209,16 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 }
 
 /*
- * Attaches fn in the given mode (reusing an identical instance), trying
- * fentry then kprobe.  Returns the instance or NULL with reasons in r.
+ * Attaches fn, trying fentry/fexit then kprobe/kretprobe (never both at
+ * once).  Returns the instance or NULL with the reasons in r.
  */
 static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *fn,
-			      int mode, unsigned int slot, int filter)
+			      unsigned int slot, int filter)
 {
 	struct inst *in;
 	uint64_t addr;
 	int err;
 
-	for (int i = 0; mode != FB_MODE_LATENCY && i < s->ninst; i++)
-		if (s->inst[i].mode == mode && !strcmp(s->inst[i].fn, fn))
-			return &s->inst[i];
 	if (fb_ksym_lookup(s->ks, fn, &addr, NULL) < 0) {
 		reason_add(r, "%s: not in kallsyms (inlined or not built)", fn);
 		return NULL;
@@ -235,8 +230,7 @@ static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *f
 	in = &s->inst[s->ninst];
 	memset(in, 0, sizeof(*in));
 	snprintf(in->fn, sizeof(in->fn), "%s", fn);
-	in->mode = mode;
-	in->slot = mode == FB_MODE_ACQUIRE ? FB_MAX_SLOTS + (unsigned int)s->ninst : slot;
+	in->slot = slot;
 	err = try_instance(s, in, filter, 0);
 	if (!err) {
 		s->ninst++;
@@ -270,7 +264,7 @@ static void set_status(struct row *r, const char *status, const char *method, co
 	snprintf(r->res.symbol, sizeof(r->res.symbol), "%s", sym);
 }
 
-static int watch(struct fb_session *s, uint64_t addr, int wait_slot, int hold_slot)
+static int watch(struct fb_session *s, int map_fd, uint64_t addr, int wait_slot, int hold_slot)
 {
 	struct fb_watch w = {
 		.wait_slot = (unsigned int)wait_slot,
@@ -281,7 +275,7 @@ static int watch(struct fb_session *s, uint64_t addr, int wait_slot, int hold_sl
 	if (s->nlocks == FB_MAX_LOCKS)
 		return -1;
 	s->nlocks++;
-	return bpf_map_update_elem(s->watched_fd, &addr, &w, BPF_ANY);
+	return bpf_map_update_elem(map_fd, &addr, &w, BPF_ANY);
 }
 
 static void attach_func_row(struct fb_session *s, struct row *r)
@@ -297,50 +291,17 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 			reason_add(r, "%s: filter instance %s unresolved", d->syms[i], d->inst_sym);
 			continue;
 		}
-		in = attach_fn(s, r, d->syms[i], FB_MODE_LATENCY, (unsigned int)slot, filter);
-		if (!in)
-			continue;
-		if (filter && watch(s, r->inst, slot, slot) < 0) {
+		if (filter && watch(s, s->watched_fd, r->inst, slot, slot) < 0) {
 			reason_add(r, "cannot watch %s", d->inst_sym);
 			continue;
 		}
+		in = attach_fn(s, r, d->syms[i], (unsigned int)slot, filter);
+		if (!in)
+			continue;
 		set_status(r, "attached", in->method, d->syms[i]);
 		return;
 	}
 	set_status(r, "unavailable", "-", "-");
-}
-
-static const char *first_present(struct fb_session *s, const char *const *cand)
-{
-	uint64_t a;
-
-	for (int i = 0; i < FB_MAX_CAND && cand[i]; i++)
-		if (fb_ksym_lookup(s->ks, cand[i], &a, NULL) == 0)
-			return cand[i];
-	return cand[0];
-}
-
-static void attach_lock_row(struct fb_session *s, struct row *r)
-{
-	const struct fb_probe_def *d = r->def;
-	int wait = new_slot(s, r, "wait", "ns"), hold = new_slot(s, r, "hold", "ns");
-	const char *acq = first_present(s, d->acquire), *rel = first_present(s, d->release);
-	struct inst *a, *b;
-
-	set_status(r, "unavailable", "-", "-");
-	if (!r->inst)
-		return;		/* reason already given by resolve() */
-	a = attach_fn(s, r, acq, FB_MODE_ACQUIRE, 0, 1);
-	b = a ? attach_fn(s, r, rel, FB_MODE_RELEASE, 0, 1) : NULL;
-	if (!a || !b)
-		return;
-	if (watch(s, r->inst, wait, hold) < 0) {
-		reason_add(r, "cannot watch the lock (more than %d locks)", FB_MAX_LOCKS);
-		return;
-	}
-	set_status(r, "attached", a->method, acq);
-	snprintf(r->res.reason, sizeof(r->res.reason), "lock at 0x%llx; %s/%s",
-		 (unsigned long long)r->inst, acq, rel);
 }
 
 /* ---- instance resolution: kallsyms, pointer read, BTF member ---- */
@@ -411,9 +372,68 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	r->inst = addr + (uint64_t)off;
 }
 
+/* ---- lock rows: lockdep's lock tracepoints ---- */
+
+static int attach_lock_tracepoints(struct fb_session *s)
+{
+	struct fbcont_bpf *c = s->cont;
+
+	if (s->lock_tp)
+		return s->lock_tp;
+	c->links.fb_lock_acquire = bpf_program__attach(c->progs.fb_lock_acquire);
+	c->links.fb_lock_release = c->links.fb_lock_acquire ?
+				   bpf_program__attach(c->progs.fb_lock_release) : NULL;
+	s->lock_tp = c->links.fb_lock_release ? 1 : -errno;
+	if (s->lock_tp < 0)
+		return s->lock_tp;
+	/* wait time needs CONFIG_LOCK_STAT; holds and acquisitions do not */
+	c->links.fb_lock_contended = bpf_program__attach(c->progs.fb_lock_contended);
+	if (c->links.fb_lock_contended)
+		c->links.fb_lock_acquired = bpf_program__attach(c->progs.fb_lock_acquired);
+	return 1;
+}
+
+static void attach_lock_row(struct fb_session *s, struct row *r)
+{
+	const struct fb_probe_def *d = r->def;
+	int hold = new_slot(s, r, "hold", "ns"), wait = new_slot(s, r, "wait", "ns");
+	char path[64];
+	long off;
+	int err;
+
+	set_status(r, "unavailable", "-", "-");
+	if (!r->inst)
+		return;		/* reason already given by resolve() */
+	snprintf(path, sizeof(path), "%s.dep_map", d->lock_type);
+	off = member_offset(s, path);
+	if (off < 0) {
+		reason_add(r, "%s has no dep_map: lock tracepoints need CONFIG_LOCKDEP "
+			   "(lockstat flavour)", d->lock_type);
+		return;
+	}
+	if (!s->cont) {
+		reason_add(r, "tracepoint programs did not load");
+		return;
+	}
+	if (watch(s, bpf_map__fd(s->cont->maps.lockw), r->inst + (uint64_t)off, wait, hold) < 0) {
+		reason_add(r, "cannot watch the lock (more than %d locks)", FB_MAX_LOCKS);
+		return;
+	}
+	err = attach_lock_tracepoints(s);
+	if (err < 0) {
+		reason_add(r, "lock:lock_acquire/lock_release: %s (needs CONFIG_LOCKDEP)",
+			   strerror(-err));
+		return;
+	}
+	set_status(r, "attached", "raw_tp", "lock_acquire/lock_release");
+	snprintf(r->res.reason, sizeof(r->res.reason), "lock at 0x%llx%s",
+		 (unsigned long long)r->inst, s->cont->links.fb_lock_acquired ? "" :
+		 "; no wait times (needs CONFIG_LOCK_STAT)");
+}
+
 /* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
 
-static int open_cont(struct fb_session *s, int want_cont)
+static int open_cont(struct fb_session *s, int want_cont, int want_locks)
 {
 	struct fbcont_bpf *c = fbcont_bpf__open();
 	unsigned int nsites = 0, nderef = 0;
@@ -440,6 +460,10 @@ static int open_cont(struct fb_session *s, int want_cont)
 	bpf_program__set_autoload(c->progs.fb_kmalloc, nsites > 0);
 	bpf_program__set_autoload(c->progs.fb_cont_begin, want_cont);
 	bpf_program__set_autoload(c->progs.fb_cont_end, want_cont);
+	bpf_program__set_autoload(c->progs.fb_lock_acquire, want_locks);
+	bpf_program__set_autoload(c->progs.fb_lock_release, want_locks);
+	bpf_program__set_autoload(c->progs.fb_lock_contended, want_locks);
+	bpf_program__set_autoload(c->progs.fb_lock_acquired, want_locks);
 	err = bpf_map__reuse_fd(c->maps.hist, s->hist_fd);
 	if (!err)
 		err = bpf_map__reuse_fd(c->maps.stats, s->stats_fd);
@@ -513,7 +537,8 @@ static void attach_tracepoints(struct fb_session *s)
 
 /* ---- session ---- */
 
-static void init_rows(struct fb_session *s, const char *const *pat, int npat, int *want_cont)
+static void init_rows(struct fb_session *s, const char *const *pat, int npat,
+		      int *want_cont, int *want_locks)
 {
 	for (int i = 0; i < fb_nprobes; i++) {
 		const struct fb_probe_def *d = &fb_probes[i];
@@ -531,13 +556,15 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 			new_slot(s, r, "size", "B");
 		if (d->kind == FB_CONTENTION)
 			*want_cont = 1;
+		if (d->kind == FB_LOCK)
+			*want_locks = 1;
 	}
 }
 
 struct fb_session *fb_session_open(const char *const *pat, int npat)
 {
 	struct fb_session *s = calloc(1, sizeof(*s));
-	int want_cont = 0, err;
+	int want_cont = 0, want_locks = 0, err;
 
 	if (!s) {
 		fb_err("out of memory");
@@ -552,8 +579,8 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 		fb_session_close(s);
 		return NULL;
 	}
-	init_rows(s, pat, npat, &want_cont);
-	err = open_cont(s, want_cont);
+	init_rows(s, pat, npat, &want_cont, &want_locks);
+	err = open_cont(s, want_cont, want_locks);
 	if (err)
 		fb_info("tracepoint programs did not load: %s", strerror(-err));
 	for (int i = 0; i < s->nrows; i++) {
@@ -683,7 +710,7 @@ void fb_session_close(struct fb_session *s)
 	fbcont_bpf__destroy(s->cont);
 	if (s->hist)
 		munmap(s->hist, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
-	for (int *fd = &s->hist_fd; fd <= &s->held_fd; fd++)
+	for (int *fd = &s->hist_fd; fd <= &s->starts_fd; fd++)
 		if (*fd > 0)
 			close(*fd);
 	btf__free(s->btf);

@@ -22,8 +22,7 @@ static void test_probes(void)
 			dup += !strcmp(d->name, fb_probes[j].name);
 		series += !known_series(d->series);
 		syms += (d->kind == FB_FUNC || d->kind == FB_CALLSITE) && !d->syms[0];
-		locks += d->kind == FB_LOCK &&
-			 (!d->inst_sym || !d->acquire[0] || !d->release[0]);
+		locks += d->kind == FB_LOCK && (!d->inst_sym || !d->lock_type);
 		wl += d->workload && !fb_workload_find(d->workload);
 		doc += !d->proves || !*d->proves;
 		slots += d->kind == FB_LOCK ? 2 : d->kind == FB_CONTENTION ? 0 : 1;
@@ -33,17 +32,16 @@ static void test_probes(void)
 	CHECKF(!dup, "probe names are unique");
 	CHECKF(!series, "every probe names a known series");
 	CHECKF(!syms, "function and call-site rows name a symbol");
-	CHECKF(!locks, "lock rows name an instance, acquire and release functions");
+	CHECKF(!locks, "lock rows name an instance and its lock type");
 	CHECKF(!wl, "every probe's workload exists");
 	CHECKF(!doc, "every probe says what it shows");
 	CHECKF(slots <= FB_MAX_SLOTS && fb_nprobes <= FB_MAX_PROBES,
 	       "%d histogram slots fit in %d", slots, FB_MAX_SLOTS);
-	for (const char *n = "nft_trans_alloc"; n; n = NULL)
-		CHECKF(fb_probe_find(n) && fb_probe_find("kernfs_new_node") &&
-		       fb_probe_find("get_device_parent") && fb_probe_find("nf_tables_trans_destroy_work") &&
-		       fb_probe_find("lockdep_list_entry_alloc") && fb_probe_find("kernfs_rwsem") &&
-		       fb_probe_find("kernfs_idr_lock") && fb_probe_find("gdp_mutex") &&
-		       fb_probe_find("contention"), "the issue's required rows are present");
+	CHECKF(fb_probe_find("nft_trans_alloc") && fb_probe_find("kernfs_new_node") &&
+	       fb_probe_find("get_device_parent") && fb_probe_find("nf_tables_trans_destroy_work") &&
+	       fb_probe_find("lockdep_list_entry_alloc") && fb_probe_find("kernfs_rwsem") &&
+	       fb_probe_find("kernfs_idr_lock") && fb_probe_find("gdp_mutex") &&
+	       fb_probe_find("contention"), "the issue's required rows are present");
 }
 
 static void test_workloads(void)
