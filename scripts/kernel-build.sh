@@ -36,10 +36,12 @@ flav=$kp/configs/$flavour.flavour
 [ -f "$flav" ] || die "unknown flavour '$flavour' (see kernel-patches/configs/*.flavour)"
 mapfile -t frags < <(grep -v '^#' "$flav" | sed '/^$/d;s|^|'"$kp"'/configs/|')
 
-# Patches of the arm, in order.
+# Patches of the arm, in order; a series may bring a config fragment
+# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites).
 patches=()
 for s in "${series[@]}"; do
 	[ -f "$kp/$s/series" ] || continue	# a series not written yet
+	[ -f "$kp/configs/$s.config" ] && frags+=("$kp/configs/$s.config")
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
 		[ -f "$kp/$s/$p" ] || die "$s/series names $p, which does not exist"
