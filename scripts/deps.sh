@@ -6,8 +6,8 @@ pkgs=(
 	# loader and BPF programs
 	build-essential clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 	libjson-c-dev libnftables-dev libmnl-dev libnftnl-dev pkg-config
-	# workloads and one-liners
-	nftables iproute2 kmod bpftrace
+	# workloads, one-liners and tests
+	nftables iproute2 kmod bpftrace jq util-linux libclang-rt-14-dev
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git

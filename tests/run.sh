@@ -2,6 +2,7 @@
 # tests/run.sh - the test command behind `make test` (and so .ci/run).
 #
 #   unit      C unit tests (build/tests/*)
+#   fuzz      the results reader under libFuzzer + ASan/UBSan, 30 s
 #   host      `foliobench run` on this host: degrades per probe, cleans up
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
@@ -11,7 +12,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export FB_REPO=$PWD
-groups=${FB_TESTS:-unit host guest}
+groups=${FB_TESTS:-unit fuzz host guest}
 log=$(mktemp -d /tmp/foliobench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
 
@@ -24,6 +25,9 @@ run_group() {
 			[ -x "$f" ] || continue
 			"$f" 2>&1 || echo "not ok - $(basename "$f") exited non-zero"
 		done
+		;;
+	fuzz)
+		bash tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
 		;;
 	host)
 		bash tests/host-test.sh
