@@ -126,6 +126,49 @@ static void evaluate(struct gated *g, double alpha, double thr)
 		g->regressed = g->p < alpha && g->hi < 1 && g->lo <= 1 - thr / 100;
 }
 
+/* 1 / C(na + nb, na): the smallest exact one-sided U p-value. */
+static double min_p(int na, int nb)
+{
+	double c = 1;
+
+	for (int i = 1; i <= na; i++)
+		c = c * (nb + i) / i;
+	return 1 / c;
+}
+
+/*
+ * With few rounds no rank test can reach Holm's first threshold alpha/m:
+ * such a gate could never fail.  Say so (exit 2) instead of passing.
+ */
+static int cannot_detect(const struct gated *g, int n, double alpha, char *err, size_t len)
+{
+	int m = 0, na = 0, nb = 0, need = 2;
+
+	for (int i = 0; i < n; i++) {
+		if (!g[i].tested)
+			continue;
+		if (g[i].m->type == FB_M_COUNT && g[i].m->deterministic)
+			return 0;	/* exact counts can always fail */
+		m++;
+	}
+	for (int i = 0; i < n; i++) {
+		if (!g[i].tested || (g[i].m->type == FB_M_COUNT && g[i].m->deterministic))
+			continue;
+		if (min_p(g[i].m->na, g[i].m->nb) < alpha / m)
+			return 0;
+		na = g[i].m->na;
+		nb = g[i].m->nb;
+	}
+	if (!m)
+		return 0;
+	while (min_p(need, need) >= alpha / m)
+		need++;
+	snprintf(err, len, "%d+%d rounds can never show a significant regression: the smallest "
+		 "possible p is %.3g, not below alpha/%d = %.3g (Holm over %d metrics); "
+		 "it needs at least %d rounds per side to be able to fail at all (more to catch small regressions)", na, nb, min_p(na, nb), m, alpha / m, m, need);
+	return 1;
+}
+
 static void fmt_val(const struct fb_metric *m, double v, char *buf, size_t len)
 {
 	if (!strcmp(m->unit, "ns"))
@@ -317,6 +360,11 @@ int cmd_gate(int argc, char **argv)
 	if (!ntested) {
 		fb_err("gate: no gated metric could be tested (%s); needs %d rounds per side",
 		       g[0].why, GATE_MIN_ROUNDS);
+		ret = 2;
+		goto out;
+	}
+	if (cannot_detect(g, ng, alpha, err, sizeof(err))) {
+		fb_err("gate: %s", err);
 		ret = 2;
 		goto out;
 	}

@@ -404,6 +404,26 @@ static void test_good(void)
 		}
 	}
 
+	/* 3+3 rounds: the smallest one-sided p is 1/20; the gate must say it cannot decide */
+	{
+		char g3[300], g3b[400], g3n[400];
+		struct spec reg = base;
+		char *e;
+
+		reg.func_ns = base.func_ns * 1.5;
+		path(g3, sizeof(g3), "g3");
+		mkdir(g3, 0755);
+		snprintf(g3b, sizeof(g3b), "%s/b", g3);
+		snprintf(g3n, sizeof(g3n), "%s/n", g3);
+		write_rounds(g3b, &base, "b", 3);
+		write_rounds(g3n, &reg, "n", 3);
+		rc = run(cmd_gate, out, err, "gate", g3b, g3n, NULL);
+		e = slurp(err);
+		CHECK(rc == 2 && count_lines(e) == 1 && strstr(e, "can never show a significant regression") &&
+		      strstr(e, "needs at least 4 rounds"), "gate with 3+3 rounds: exit 2, says it cannot detect");
+		free(e);
+	}
+
 	/* single files: counts exact, latency inconclusive */
 	{
 		char f1[300], f2[300];
