@@ -146,19 +146,23 @@ static void qemu_version(char *buf, size_t len)
 
 static const char *const splat_res[] = {
 	"Kernel panic",
-	"BUG:",
+	"(^|[^A-Za-z_])BUG:",
 	"kernel BUG at",
-	"WARNING:",
-	"Oops[: ]",
+	"(^|[^A-Za-z_])WARNING:",
+	"(^|[^A-Za-z_])Oops[: ]",
 	"general protection fault",
 	"Unable to handle kernel",
 	"possible circular locking",
-	"INFO: ",
+	"possible recursive locking",
+	"(^|[^A-Za-z_])INFO: ",
 	"UBSAN:",
 	"DEBUG_LOCKS_WARN_ON",
 	"turning off the locking correctness validator",
+	"Call Trace:",	/* a stack dump without one of the headers above */
 	NULL,
 };
+#define CALL_TRACE_RE	"Call Trace:"
+#define ALLOWED_SPAN	100	/* lines of an allowed splat's body */
 
 /* Drops the "[    1.234567] " printk time prefix. */
 static const char *strip_ts(const char *l)
@@ -176,8 +180,8 @@ static const char *strip_ts(const char *l)
 }
 
 /*
- * Scans the console log; on an unallowed splat prints one error line and an
- * excerpt and returns 1, else 0.  quiet_err only prints the excerpt.
+ * Scans the console log; on a splat line no --allow regex matches, prints
+ * one error line and an excerpt around it and returns 1, else 0.
  */
 static int scan_splats(const char *log, const struct fb_vm_opts *o,
 		       const char *why)
@@ -216,7 +220,7 @@ static int scan_splats(const char *log, const struct fb_vm_opts *o,
 		if (!regcomp(&allow[nallow], o->allow[i], REG_EXTENDED | REG_NOSUB))
 			nallow++;
 
-	for (int i = 0; i < nlines && found < 0; i++) {
+	for (int i = 0, quiet_until = -1; i < nlines && found < 0; i++) {
 		const char *l = lines[i] ? strip_ts(lines[i]) : "";
 		int hit = 0;
 
@@ -224,11 +228,16 @@ static int scan_splats(const char *log, const struct fb_vm_opts *o,
 			hit = !regexec(&res[r], l, 0, NULL, 0);
 		if (!hit)
 			continue;
+		/* the stack dump of an allowed splat is allowed too */
+		if (i <= quiet_until && strstr(l, CALL_TRACE_RE))
+			continue;
 		for (int a = 0; a < nallow && hit; a++)
 			if (!regexec(&allow[a], lines[i], 0, NULL, 0))
 				hit = 0;
 		if (hit)
 			found = i;
+		else
+			quiet_until = i + ALLOWED_SPAN;
 	}
 
 	if (found >= 0) {
@@ -519,7 +528,8 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	fcntl(qerr[0], F_SETFL, O_NONBLOCK);
 
 	fmt(cmdline, sizeof(cmdline),
-		 "console=ttyS0 oops=panic panic=-1 root=fbroot rootfstype=9p "
+		 "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable "
+		 "root=fbroot rootfstype=9p "
 		 "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
 		 ",cache=loose ro init=/bin/sh%s%s -- %s",
 		 o->append && *o->append ? " " : "",
