@@ -191,6 +191,10 @@ static void rd_fail(struct rd *rd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(rd->err, rd->errlen, fmt, ap);
 	va_end(ap);
+	/* names echoed from the file must not break the one-line error */
+	for (char *c = rd->err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
 }
 
 static json_object *get(struct rd *rd, json_object *o, const char *k,
@@ -224,10 +228,19 @@ static uint64_t get_u64(struct rd *rd, json_object *o, const char *k, const char
 		rd_fail(rd, "%s: field '%s' missing or not a number", where, k);
 		return 0;
 	}
-	if (json_object_is_type(v, json_type_double) || json_object_get_int64(v) < 0) {
-		if (json_object_get_double(v) < 0)
-			rd_fail(rd, "%s: field '%s' is negative", where, k);
-		return (uint64_t)json_object_get_double(v);
+	if (json_object_is_type(v, json_type_double)) {
+		double d = json_object_get_double(v);
+
+		/* also rejects NaN and inf */
+		if (!(d >= 0 && d < 18446744073709551616.0)) {
+			rd_fail(rd, "%s: field '%s' is negative or out of range", where, k);
+			return 0;
+		}
+		return (uint64_t)d;
+	}
+	if (json_object_get_int64(v) < 0) {
+		rd_fail(rd, "%s: field '%s' is negative", where, k);
+		return 0;
 	}
 	return json_object_get_uint64(v);
 }
