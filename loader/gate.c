@@ -165,7 +165,8 @@ static int cannot_detect(const struct gated *g, int n, double alpha, char *err, 
 		need++;
 	snprintf(err, len, "%d+%d rounds can never show a significant regression: the smallest "
 		 "possible p is %.3g, not below alpha/%d = %.3g (Holm over %d metrics); "
-		 "it needs at least %d rounds per side to be able to fail at all (more to catch small regressions)", na, nb, min_p(na, nb), m, alpha / m, m, need);
+		 "it needs at least %d rounds per side to be able to fail at all "
+		 "(more to catch small regressions)", na, nb, min_p(na, nb), m, alpha / m, m, need);
 	return 1;
 }
 

@@ -60,7 +60,7 @@ done
 [ -x "$fb" ] || die "$fb not found (build with make, or pass --foliobench)"
 
 # round files of one arm directory, sorted
-arm_files() { find "$1" -name '*.json' ! -name ab.json -type f 2>/dev/null | sort -V; }
+arm_files() { find -L "$1" -name '*.json' ! -name ab.json -type f 2>/dev/null | sort -V; }
 
 pool_a=() pool_b=()
 for d in "${dirs[@]}"; do
