@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# series-test.sh RESULTS_DIR - the patch series on their kernels, in qemu.
+#
+# For the `patched` arm (every series in kernel-patches/arms.conf that has
+# a series file), perf flavour:
+#   - the series' KUnit suites pass (one boot with kunit.enable=1);
+#   - the folio-pool workloads (nft with nf_tables.trans_scratchpad=1 and
+#     =0, verifier, mapbatch) and the kernfs-bulk one (sysfs) run with no
+#     WARN/BUG/lockdep splat, probe counts still equal the workloads' own;
+# lockstat flavour, baseline and patched:
+#   - lock rows attach through lockdep's tracepoints and count;
+#   - kernfs_rwsem write acquisitions per kernfs node: ~2 baseline, ~1
+#     patched; kernfs_idr_lock acquisitions down >= 10x; cross-checked
+#     against /proc/lock_stat.
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/../..}"
+res=$1
+fb=$PWD/foliobench
+ok() { echo "ok - $*"; }
+nok() { echo "not ok - $*"; }
+t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+probe() { jq -r --arg n "$2" --arg s "${3:-0}" '.probes[] | select(.name==$n) | .stats[$s|tonumber].count // 0' "$1"; }
+op() { jq -r --arg w "$2" --arg o "$3" '.workloads[] | select(.name==$w) | .ops[$o] // 0' "$1"; }
+have() { [ -s "kernel-patches/$1/series" ]; }
+
+if ! have folio-pool && ! have kernfs-bulk; then
+	echo "# series-test: no series written yet"
+	exit 0
+fi
+patched=$("$fb" kernel build --arm patched --flavour perf 2>"$res/build-patched-perf.log" | tail -1)
+if [ ! -f "$patched/bzImage" ]; then
+	nok "patched perf kernel builds (all series applied)"
+	grep -E 'error|does not apply' "$res/build-patched-perf.log" | head -10 | sed 's/^/#   /'
+	exit 0
+fi
+ok "patched perf kernel builds ($(wc -l <"$patched/patches.txt") patches applied)"
+
+# ---- KUnit ----
+"$fb" vm --kernel "$patched" --results "$res" --log "$res/kunit.log" \
+	--append "kunit.enable=1" -- true >"$res/kunit.out" 2>&1
+rc=$?
+t "KUnit boot of the patched kernel: no splat (vm rc=$rc)" test $rc = 0
+suites() { grep -oE '# [a-z0-9_-]+: pass:[0-9]+ fail:[0-9]+' "$res/kunit.log"; }
+for s in $(have folio-pool && echo folio_pool) $(have kernfs-bulk && echo driver-core-glue-dir driver-core-root-device); do
+	line=$(suites | grep -m1 "# $s: ")
+	t "KUnit suite $s: ${line:-not run}" bash -c "[[ '$line' =~ pass:[1-9][0-9]*\ fail:0$ ]]"
+done
+
+# ---- workloads on the patched kernel ----
+wl="--workload sysfs"
+have folio-pool && wl="--workload nft --workload verifier --workload mapbatch $wl"
+for sp in 1 0; do
+	"$fb" vm --kernel "$patched" --results "$res" --log "$res/patched-$sp.log" \
+		--append "nf_tables.trans_scratchpad=$sp" -- \
+		./foliobench run $wl --out "$res/patched-$sp.json" >"$res/patched-$sp.out" 2>&1
+	rc=$?
+	t "patched kernel, trans_scratchpad=$sp: $(echo $wl | sed 's/--workload //g') ran, no splat (vm rc=$rc)" test $rc = 0
+	[ $rc = 0 ] || { tail -15 "$res/patched-$sp.out" | sed 's/^/#   /'; continue; }
+	if have folio-pool; then
+		a=$(probe "$res/patched-$sp.json" nft_trans_alloc) b=$(op "$res/patched-$sp.json" nft trans_objects)
+		t "scratchpad=$sp: nft_trans_alloc count ($a) == descriptors ($b)" test "$a" = "$b"
+		k=$(probe "$res/patched-$sp.json" nft_trans_alloc.kmalloc)
+		if [ $sp = 1 ]; then
+			t "scratchpad on: no SLUB allocations from nft_trans_alloc ($k)" test "$k" -lt $((b / 100 + 1))
+		else
+			t "scratchpad off: one SLUB allocation per descriptor ($k for $b)" test "$k" -ge $((b * 9 / 10))
+		fi
+		c=$(op "$res/patched-$sp.json" mapbatch batch_calls) p=$(probe "$res/patched-$sp.json" generic_map_update_batch)
+		t "generic_map_update_batch count ($p) == batch calls ($c)" test "$p" = "$c" -a "$c" -gt 0
+		p=$(probe "$res/patched-$sp.json" push_stack)
+		t "push_stack counted under the verifier workload ($p)" test "$p" -gt 0
+	fi
+done
+
+# ---- lock counts, lockstat flavour ----
+have kernfs-bulk || exit 0
+for arm in baseline patched; do
+	k=$("$fb" kernel build --arm $arm --flavour lockstat 2>"$res/build-$arm-lockstat.log" | tail -1)
+	if [ ! -f "$k/bzImage" ]; then
+		nok "$arm lockstat kernel builds"
+		continue
+	fi
+	"$fb" vm --kernel "$k" --results "$res" --log "$res/lock-$arm.log" -- \
+		./foliobench run --workload sysfs --param sysfs.devices=100 \
+		--out "$res/lock-$arm.json" >"$res/lock-$arm.out" 2>&1
+	rc=$?
+	t "$arm lockstat: sysfs workload under lock rows, no lockdep splat (vm rc=$rc)" test $rc = 0
+done
+B=$res/lock-baseline.json P=$res/lock-patched.json
+[ -s "$B" ] && [ -s "$P" ] || exit 0
+per_node() { echo "scale=2; $(probe "$1" kernfs_rwsem 0) / $(probe "$1" kernfs_new_node)" | bc; }
+bn=$(per_node "$B") pn=$(per_node "$P")
+t "kernfs_rwsem write acquisitions per kernfs node: baseline $bn (~2)" bash -c "[ \$(echo '$bn >= 1.6 && $bn <= 2.6' | bc) = 1 ]"
+t "kernfs_rwsem write acquisitions per kernfs node: patched $pn (~1)" bash -c "[ \$(echo '$pn >= 0.7 && $pn <= 1.4' | bc) = 1 ]"
+bi=$(probe "$B" kernfs_idr_lock 0) pi=$(probe "$P" kernfs_idr_lock 0)
+t "kernfs_idr_lock acquisitions down >= 10x ($bi -> $pi)" test "$pi" -gt 0 -a $((pi * 10)) -le "$bi"
+ls=$(jq -r '[.extra | to_entries[] | select(.key | test("lock_stat.*kernfs_rwsem-W.acquisitions")) | .value] | add // 0' "$B")
+bw=$(probe "$B" kernfs_rwsem 0)
+t "BPF kernfs_rwsem write acquisitions ($bw) within 20% of /proc/lock_stat ($ls, all kernfs roots)" \
+	bash -c "[ \$(echo '$ls > 0 && $bw <= $ls * 1.2 && $bw >= $ls * 0.5' | bc) = 1 ]"
