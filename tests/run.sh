@@ -44,7 +44,7 @@ run_group() {
 for g in $groups; do
 	run_group "$g" 2>&1 | tee -a "$log/all"
 done
-pass=$(grep -c '^ok - ' "$log/all")
-fail=$(grep -c '^not ok - ' "$log/all")
+pass=$(grep -cE '^ok( [0-9]+)? - ' "$log/all")
+fail=$(grep -cE '^not ok( [0-9]+)? - ' "$log/all")
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
