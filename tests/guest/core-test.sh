@@ -8,12 +8,7 @@ set -uo pipefail
 cd "${FB_REPO:-$(dirname "$0")/../..}"
 res=$1
 fb=$PWD/foliobench
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; }
-t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
-probe() { jq -r --arg n "$2" --arg s "${3:-0}" '.probes[] | select(.name==$n) | .stats[$s|tonumber].count' "$1"; }
-status() { jq -r --arg n "$2" '.probes[] | select(.name==$n) | .status + "/" + .method' "$1"; }
-op() { jq -r --arg w "$2" --arg o "$3" '.workloads[] | select(.name==$w) | .ops[$o]' "$1"; }
+. tests/guest/lib.sh
 
 small=20 large=60
 "$fb" vm --kernel "$FB_KERNEL" --results "$res" --log "$res/core-console.log" -- sh -c "
