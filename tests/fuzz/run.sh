@@ -64,7 +64,7 @@ cat > "$out/seeds/minimal.json" <<'JSON'
 JSON
 
 # the seeds must be accepted, or the fuzzer only explores the error paths
-if ! FB_FUZZ_EXPECT_VALID=1 "$out/fuzz_results" -runs=0 "$out/seeds" >"$out/seeds.log" 2>&1; then
+if ! FB_FUZZ_EXPECT_VALID=1 "$out/fuzz_results" -runs=0 -artifact_prefix="$out/artifacts/" "$out/seeds" >"$out/seeds.log" 2>&1; then
 	echo "not ok - $name: a seed file is rejected by the reader (schema changed?)"
 	grep -m3 -E 'seed does not parse|ERROR' "$out/seeds.log" | sed 's/^/# /'
 	exit 1
