@@ -59,6 +59,21 @@ static int fmt(char *buf, size_t len, const char *f, ...)
 extern char **environ;
 
 static volatile sig_atomic_t vm_sig;
+/* The KVM probe boot: failures are a verdict, not errors; why in vm_reason. */
+static int vm_silent;
+static char vm_reason[512];
+
+static void vm_fail(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static void vm_fail(const char *f, ...)
+{
+	va_list ap;
+
+	va_start(ap, f);
+	vsnprintf(vm_reason, sizeof(vm_reason), f, ap);
+	va_end(ap);
+	if (!vm_silent)
+		fb_err("vm: %s", vm_reason);
+}
 
 static void vm_on_signal(int sig)
 {
@@ -244,13 +259,15 @@ static int scan_splats(const char *log, const struct fb_vm_opts *o,
 		int from = found > EXCERPT_BEFORE ? found - EXCERPT_BEFORE : 0;
 		int to = found + EXCERPT_AFTER < nlines ? found + EXCERPT_AFTER : nlines;
 
-		fb_err("vm: guest kernel %s: %s (console log %s)", why,
-		       strip_ts(lines[found]), log);
-		fprintf(stderr, "---- console excerpt (lines %d-%d) ----\n",
-			from + 1, to);
-		for (int i = from; i < to; i++)
-			fprintf(stderr, "%s\n", lines[i] ? lines[i] : "");
-		fprintf(stderr, "----\n");
+		vm_fail("guest kernel %s: %s (console log %s)", why,
+			strip_ts(lines[found]), log);
+		if (!vm_silent) {
+			fprintf(stderr, "---- console excerpt (lines %d-%d) ----\n",
+				from + 1, to);
+			for (int i = from; i < to; i++)
+				fprintf(stderr, "%s\n", lines[i] ? lines[i] : "");
+			fprintf(stderr, "----\n");
+		}
 	}
 	for (int i = 0; i < nres; i++)
 		regfree(&res[i]);
@@ -270,7 +287,7 @@ static void print_tail(const char *log, int n)
 	if (!buf)
 		return;
 	len = fb_read_file(log, buf, 1 << 20);
-	if (len <= 0) {
+	if (len <= 0 || vm_silent) {
 		free(buf);
 		return;
 	}
@@ -286,10 +303,6 @@ static void print_tail(const char *log, int n)
 		buf + start, buf[len - 1] == '\n' ? "" : "\n");
 	free(buf);
 }
-
-/* ---- KVM verdict ---- */
-
-static int kvm_usable(struct fb_vm_opts *o, const char *bz, char *why, size_t wlen);
 
 /* ---- the boot ---- */
 
@@ -724,19 +737,20 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		fb_err("vm: interrupted by signal %d, guest killed", (int)vm_sig);
 		ret = FB_VM_INTR;
 	} else if (kvm_err) {
+		vm_fail("qemu: %s", strstr(rl[2].keep, "KVM internal error"));
 		ret = FB_VM_NOSTART;
 	} else if (!started && !have_rc && !timed_out && exited &&
 		   (!WIFEXITED(status) || WEXITSTATUS(status))) {
 		const char *e = rl[2].keep ? rl[2].keep : "";
 
-		fb_err("vm: qemu failed (%s %d)%s%s",
-		       WIFEXITED(status) ? "exit" : "signal",
-		       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-		       *e ? ":\n" : "", e);
+		vm_fail("qemu failed (%s %d)%s%s",
+			WIFEXITED(status) ? "exit" : "signal",
+			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			*e ? ": " : "", e);
 		ret = FB_VM_NOSTART;
 	} else if (timed_out) {
-		fb_err("vm: timeout: guest still running after %ds, qemu killed (console log %s)",
-		       o->timeout > 0 ? o->timeout : 600, log);
+		vm_fail("timeout: guest still running after %ds, qemu killed (console log %s)",
+			o->timeout > 0 ? o->timeout : 600, log);
 		if (!scan_splats(log, o, "splat before the timeout"))
 			print_tail(log, 10);
 		ret = FB_VM_TIMEOUT;
@@ -751,10 +765,10 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		fmt(p, sizeof(p), "%s/setup-error", share);
 		if (fb_read_file(p, buf, sizeof(buf)) > 0) {
 			buf[strcspn(buf, "\n")] = '\0';
-			fb_err("vm: guest setup failed: %s (console log %s)", buf, log);
+			vm_fail("guest setup failed: %s (console log %s)", buf, log);
 		} else {
-			fb_err("vm: guest stopped without running the command (console log %s)",
-			       log);
+			vm_fail("guest stopped without running the command (console log %s)",
+				log);
 			print_tail(log, 15);
 		}
 		ret = FB_VM_NOSTART;
@@ -880,16 +894,25 @@ static int kvm_usable(struct fb_vm_opts *o, const char *bz, char *why, size_t wl
 	po.quiet = 1;
 	po.nallow = 0;
 	po.log = log;
-	po.timeout = 60;
+	po.timeout = 30;
 	po.append = NULL;
+	vm_silent = 1;
+	vm_reason[0] = '\0';
 	r = vm_boot(&po, bz, "kvm", 1, t);
+	vm_silent = 0;
 	if (fb_stop)
 		return 0;
+	/* one line: qemu's messages may span several */
+	for (char *c = vm_reason; *c; c++)
+		if (*c == '\n' || *c == '\t')
+			*c = ' ';
+	for (size_t l = strlen(vm_reason); l && vm_reason[l - 1] == ' '; l--)
+		vm_reason[l - 1] = '\0';
 	if (r == 0)
 		fmt(why, wlen, "a KVM probe boot ran `true` in %.1fs", po.total_s);
 	else
-		fmt(why, wlen, "a KVM probe boot failed (exit %d%s, log %s)", r,
-			 r == FB_VM_NOSTART ? ", e.g. KVM internal error" : "", log);
+		fmt(why, wlen, "a KVM probe boot failed (exit %d: %.300s)", r,
+		    vm_reason[0] ? vm_reason : "no reason given");
 	verdict_store(key, r == 0, why);
 	return r == 0;
 }
