@@ -1132,14 +1132,6 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 		print_csv(f, c);
 		return;
 	}
-	if (fmt == FB_FMT_TEXT)
-		fprintf(f, "BASE %s: %d round(s) from %s\nNEW  %s: %d round(s) from %s\n"
-			"Values are medians across rounds. Verdict: two-sided Mann-Whitney U "
-			"(alpha %g) + bootstrap 95%% CI of the median ratio + minimum effect %g%%; "
-			"counts compared exactly when deterministic.\n\n",
-			c->base.name, c->base.n, c->base.path, c->new.name, c->new.n, c->new.path,
-			c->alpha, c->min_effect);
-
 	snprintf(title, sizeof(title), "Function probes: latency per call (Delta and verdict: Avg/call)");
 	t_init(&t, title, 10, fh, 2);
 	for (int i = 0; i < c->nrows; i++)
@@ -1352,6 +1344,19 @@ int cmd_compare(int argc, char **argv)
 		fb_cmp_free(&c);
 		return 2;
 	}
+	if (fmt == FB_FMT_TEXT)
+		printf("BASE %s: %d round(s) from %s\nNEW  %s: %d round(s) from %s\n"
+		       "Values are medians across rounds. Verdict: two-sided Mann-Whitney U "
+		       "(alpha %g) + bootstrap 95%% CI of the median ratio + minimum effect %g%%; "
+		       "counts compared exactly when deterministic.\n\n",
+		       c.base.name, c.base.n, c.base.path, c.new.name, c.new.n, c.new.path,
+		       c.alpha, c.min_effect);
+	else if (fmt == FB_FMT_MD)
+		printf("BASE `%s`: %d round(s), NEW `%s`: %d round(s). Values are medians across "
+		       "rounds; verdicts from a two-sided Mann-Whitney U test (alpha %g), a bootstrap "
+		       "95%% CI of the median ratio and a minimum effect of %g%%; counts are compared "
+		       "exactly when deterministic.\n\n",
+		       c.base.name, c.base.n, c.new.name, c.new.n, c.alpha, c.min_effect);
 	fb_cmp_print(stdout, &c, fmt);
 	fb_cmp_free(&c);
 	return fflush(stdout) ? 2 : 0;

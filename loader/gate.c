@@ -94,7 +94,8 @@ static void evaluate(struct gated *g, double alpha, double thr)
 	g->p = g->p_adj = 1;
 	g->lo = g->hi = NAN;
 	if (!m->na || !m->nb) {
-		snprintf(g->why, sizeof(g->why), "no data on %s", m->na ? "NEW" : "BASE");
+		snprintf(g->why, sizeof(g->why), "no data on %s",
+			 m->na ? "NEW" : m->nb ? "BASE" : "either side");
 		return;
 	}
 	if (m->type == FB_M_COUNT && m->deterministic) {
