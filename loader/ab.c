@@ -158,7 +158,8 @@ static int write_ab_json(const char *dir, const char *started, const char *flavo
 	fmt(path, sizeof(path), "%s/ab.json", dir);
 	fmt(tmp, sizeof(tmp), "%s/.ab.json.tmp", dir);
 	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED) < 0 ||
+				    JSON_C_TO_STRING_SPACED |
+				    JSON_C_TO_STRING_NOSLASHESCAPE) < 0 ||
 	    rename(tmp, path) < 0) {
 		fb_err("ab: cannot write %s: %s", path, strerror(errno));
 		unlink(tmp);
