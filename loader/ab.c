@@ -179,10 +179,21 @@ static void pct(char *buf, size_t len, double a, double b)
 
 static void num(char *buf, size_t len, double v, int prec, const char *unit)
 {
-	if (isnan(v))
+	if (isnan(v)) {
 		fmt(buf, len, "-");
-	else
-		fmt(buf, len, "%.*f%s%s", prec, v, *unit ? " " : "", unit);
+		return;
+	}
+	/* nanoseconds: scale to a readable unit */
+	if (!strcmp(unit, "ns") && v >= 1e6) {
+		v /= 1e6;
+		unit = "ms";
+		prec = 2;
+	} else if (!strcmp(unit, "ns") && v >= 1e4) {
+		v /= 1e3;
+		unit = "us";
+		prec = 1;
+	}
+	fmt(buf, len, "%.*f%s%s", prec, v, *unit ? " " : "", unit);
 }
 
 /* Per workload and per probe medians over the rounds of each arm. */
