@@ -16,14 +16,21 @@
  * used (meta, cmp, immediate) are in nf_tables core: no module autoload,
  * hence no batch replay (which would allocate everything twice).
  *
- * Commit: nf_tables_commit_release() splices the commit list onto the
- * per-netns destroy_list and schedule_work()s nf_tables_trans_destroy_work,
- * which frees the batch after synchronize_rcu().  Two quick commits can
- * share one run of the work, so after each commit we close a bound
- * NETLINK_NETFILTER socket: its NETLINK_URELEASE notifier
- * (nft_rcv_nl_event) calls nf_tables_trans_destroy_flush_work(), and the
- * close returns only after the pending work has finished.  The function
- * thus runs exactly once per committed batch.
+ * Commit: nf_tables_commit() frees the trans objects of additions
+ * (NEWTABLE, NEWCHAIN, NEWRULE, ...) inline with nft_trans_destroy();
+ * only deletions (DELTABLE/DELCHAIN/DELRULE, ...) stay on the commit list,
+ * which nf_tables_commit_release() splices onto the per-netns
+ * destroy_list before schedule_work()ing nf_tables_trans_destroy_work.
+ * That work frees them (and the deleted objects) after synchronize_rcu().
+ * A commit that only adds schedules no work at all, so the plan is a
+ * rolling reload: commit 0 adds table fb_c0, commit k deletes fb_c<k-1>
+ * and adds fb_c<k>, the last commit only deletes; commits 1..passes are
+ * the teardown passes.  Two quick commits could share one run of the
+ * work, so after each one we close a bound NETLINK_NETFILTER socket: its
+ * NETLINK_URELEASE notifier (nft_rcv_nl_event) calls
+ * nf_tables_trans_destroy_flush_work(), and the close returns only after
+ * the pending work has finished.  The function thus runs exactly once per
+ * teardown pass (measured: see docs/workloads.md).
  *
  * Abort: a batch sent with libnftables' dry-run flag has no BATCH_END, so
  * nfnetlink aborts it (NFNL_ABORT_VALIDATE) and __nf_tables_abort() frees
@@ -52,12 +59,12 @@ int wl_nft_plan_init(struct wl_nft_plan *pl, uint64_t descriptors,
 	uint64_t weight;
 
 	memset(pl, 0, sizeof(*pl));
-	if (passes < 2 || chains < 1) {
-		snprintf(why, len, "need passes >= 2 and chains >= 1");
+	if (passes < 1 || chains < 1) {
+		snprintf(why, len, "need passes >= 1 and chains >= 1");
 		return -1;
 	}
 	/* each committed table counts twice (add + delete), aborted once */
-	weight = 2 * (passes - 1) + aborts;
+	weight = 2 * passes + aborts;
 	pl->descriptors = descriptors;
 	pl->passes = passes;
 	pl->aborts = aborts;
@@ -78,7 +85,7 @@ int wl_nft_plan_init(struct wl_nft_plan *pl, uint64_t descriptors,
 
 uint64_t wl_nft_commit_table(const struct wl_nft_plan *pl, uint64_t k)
 {
-	uint64_t half, n = pl->passes - 1;
+	uint64_t half, n = pl->passes;
 
 	if (pl->aborts)
 		return pl->size;
@@ -97,7 +104,7 @@ uint64_t wl_nft_commit_trans(const struct wl_nft_plan *pl, uint64_t k)
 
 	if (k >= 1)
 		t += wl_nft_commit_table(pl, k - 1);
-	if (k + 2 <= pl->passes)
+	if (k < pl->passes)
 		t += wl_nft_commit_table(pl, k);
 	return t;
 }
@@ -167,7 +174,8 @@ static int flush_destroy_work(void)
 	return 0;
 }
 
-static int submit(struct nft_run *r, char *buf, bool commit, uint64_t trans)
+static int submit(struct nft_run *r, char *buf, bool commit, bool deletes,
+		  uint64_t trans)
 {
 	const char *what = commit ? "commit" : "aborted (dry-run) batch";
 
@@ -182,7 +190,7 @@ static int submit(struct nft_run *r, char *buf, bool commit, uint64_t trans)
 	fb_count_add(r->ops, "batches", 1);
 	fb_count_add(r->ops, commit ? "commits" : "aborts", 1);
 	r->done += trans;
-	if (commit) {
+	if (commit && deletes) {
 		if (flush_destroy_work())
 			return -1;
 		fb_count_add(r->ops, "destroy_passes", 1);
@@ -218,7 +226,7 @@ static int run_batch(struct nft_run *r, bool commit, uint64_t idx)
 		emit_delete(f, name, sz, pl->chains, r->ops);
 		trans += sz;
 	}
-	if (commit && idx + 2 <= pl->passes) {
+	if (commit && idx < pl->passes) {
 		sz = wl_nft_commit_table(pl, idx);
 		snprintf(name, sizeof(name), "fb_c%llu", WL_U64(idx));
 		emit_table(f, name, sz, pl->chains, r->ops);
@@ -229,10 +237,10 @@ static int run_batch(struct nft_run *r, bool commit, uint64_t idx)
 		free(buf);
 		return -1;
 	}
-	ret = submit(r, buf, commit, trans);
+	ret = submit(r, buf, commit, commit && idx >= 1, trans);
 	free(buf);
 	if (!ret && commit)
-		r->live = idx + 2 <= pl->passes ? (int)idx : -1;
+		r->live = idx < pl->passes ? (int)idx : -1;
 	return ret;
 }
 
@@ -248,7 +256,7 @@ static int cleanup_live(struct nft_run *r)
 	snprintf(buf, sizeof(buf), "delete table inet fb_c%d\n", r->live);
 	fb_count_add(r->ops, "rules_deleted", sz - 1 - r->pl.chains);
 	r->live = -1;
-	return submit(r, buf, true, sz);
+	return submit(r, buf, true, true, sz);
 }
 
 /* Checks that no table is left in this (private) netns. */
@@ -274,14 +282,14 @@ static int check_empty(struct nft_run *r)
 static int run_plan(struct nft_run *r)
 {
 	const struct wl_nft_plan *pl = &r->pl;
-	uint64_t n = pl->passes > pl->aborts ? pl->passes : pl->aborts;
+	uint64_t n = pl->passes + 1 > pl->aborts ? pl->passes + 1 : pl->aborts;
 
 	for (uint64_t i = 0; i < n && !fb_stop; i++) {
 		if (i < pl->aborts && run_batch(r, false, i))
 			return -1;
 		if (fb_stop)
 			break;
-		if (i < pl->passes && run_batch(r, true, i))
+		if (i <= pl->passes && run_batch(r, true, i))
 			return -1;
 	}
 	if (cleanup_live(r))

@@ -93,12 +93,14 @@ unsigned int wl_nsim_sweep(unsigned int first_id, unsigned int n);
  *
  * Every created table holds 1 table + chains chains + rules rules, so it
  * costs (1 + chains + rules) nft_trans objects to add and the same to
- * delete.  Committed tables 0..passes-2 are each added by one commit and
- * deleted by the next; aborted batches only add (and are rolled back).
+ * delete.  There are passes + 1 commits: commit k (0..passes) deletes
+ * committed table k-1 (if k >= 1) and adds table k (if k < passes), so
+ * commits 1..passes each hold deletions, i.e. one teardown pass each.
+ * Aborted batches only add (and are rolled back).
  */
 struct wl_nft_plan {
 	uint64_t descriptors;	/* nft_trans objects in total */
-	uint64_t passes;	/* committed batches */
+	uint64_t passes;	/* commits with deletions (teardown passes) */
 	uint64_t aborts;	/* aborted (dry-run) batches */
 	uint64_t chains;	/* chains per table */
 	uint64_t size;		/* trans objects of one table, before rem */
@@ -109,11 +111,11 @@ struct wl_nft_plan {
 int wl_nft_plan_init(struct wl_nft_plan *pl, uint64_t descriptors,
 		     uint64_t passes, uint64_t aborts, uint64_t chains,
 		     char *why, size_t len);
-/* nft_trans objects of committed table k (k < passes - 1). */
+/* nft_trans objects of committed table k (k < passes). */
 uint64_t wl_nft_commit_table(const struct wl_nft_plan *pl, uint64_t k);
 /* nft_trans objects of aborted table j (j < aborts). */
 uint64_t wl_nft_abort_table(const struct wl_nft_plan *pl, uint64_t j);
-/* nft_trans objects of commit batch k: deletes table k-1, adds table k. */
+/* nft_trans objects of commit k (0..passes): deletes table k-1, adds k. */
 uint64_t wl_nft_commit_trans(const struct wl_nft_plan *pl, uint64_t k);
 
 /* verifier workload (wl_verifier.c), exposed for the unit tests. */

@@ -41,9 +41,9 @@ static uint64_t plan_total(const struct wl_nft_plan *pl, uint64_t *minsz)
 	uint64_t t = 0;
 
 	*minsz = UINT64_MAX;
-	for (uint64_t k = 0; k < pl->passes; k++)
+	for (uint64_t k = 0; k <= pl->passes; k++)
 		t += wl_nft_commit_trans(pl, k);
-	for (uint64_t k = 0; k + 1 < pl->passes; k++)
+	for (uint64_t k = 0; k < pl->passes; k++)
 		if (wl_nft_commit_table(pl, k) < *minsz)
 			*minsz = wl_nft_commit_table(pl, k);
 	for (uint64_t j = 0; j < pl->aborts; j++) {
@@ -59,8 +59,8 @@ static void test_nft_plan(void)
 	static const uint64_t cases[][4] = {
 		/* descriptors, passes, aborts, chains */
 		{ 10025, 5, 5, 1 }, { 10025, 5, 1, 3 }, { 10024, 5, 0, 1 },
-		{ 8, 2, 0, 2 }, { 7, 2, 1, 1 }, { 1000003, 50, 7, 4 },
-		{ 4, 2, 0, 1 }, { 100, 3, 20, 1 },
+		{ 12, 2, 0, 2 }, { 11, 2, 1, 1 }, { 1000003, 50, 7, 4 },
+		{ 4, 1, 0, 1 }, { 100, 3, 20, 1 }, { 6, 1, 1, 1 },
 	};
 	struct wl_nft_plan pl;
 	char why[160];
@@ -78,16 +78,16 @@ static void test_nft_plan(void)
 		      WL_U64(c[0]), WL_U64(c[1]), WL_U64(c[2]), WL_U64(c[3]),
 		      WL_U64(total), WL_U64(ret ? 0 : minsz));
 	}
-	/* seed defaults: 13 tables of 771, two abort tables get +1 */
+	/* seed defaults: 15 tables of 668, the 5 abort tables get +1 */
 	wl_nft_plan_init(&pl, 10025, 5, 5, 1, why, sizeof(why));
-	CHECK(wl_nft_commit_trans(&pl, 0) == 771 &&
-	      wl_nft_commit_trans(&pl, 1) == 1542 &&
-	      wl_nft_commit_trans(&pl, 4) == 771 &&
-	      wl_nft_abort_table(&pl, 0) == 772 &&
-	      wl_nft_abort_table(&pl, 2) == 771,
-	      "nft plan seed defaults: commits 771,1542,..,771, aborts 772,772,771..");
-	CHECK(wl_nft_plan_init(&pl, 10025, 1, 5, 1, why, sizeof(why)) < 0,
-	      "nft plan rejects passes=1 (%s)", why);
+	CHECK(wl_nft_commit_trans(&pl, 0) == 668 &&
+	      wl_nft_commit_trans(&pl, 1) == 1336 &&
+	      wl_nft_commit_trans(&pl, 5) == 668 &&
+	      wl_nft_abort_table(&pl, 0) == 669 &&
+	      wl_nft_abort_table(&pl, 4) == 669,
+	      "nft plan seed defaults: commits 668,1336,..,668, aborts 669");
+	CHECK(wl_nft_plan_init(&pl, 10025, 0, 5, 1, why, sizeof(why)) < 0,
+	      "nft plan rejects passes=0 (%s)", why);
 	CHECK(wl_nft_plan_init(&pl, 10025, 5, 0, 1, why, sizeof(why)) < 0,
 	      "nft plan rejects odd descriptors with aborts=0");
 	CHECK(wl_nft_plan_init(&pl, 20, 5, 5, 1, why, sizeof(why)) < 0,
