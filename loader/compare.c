@@ -893,6 +893,21 @@ static const char *vclass_name(int v)
 	}
 }
 
+/* One aligned text line, without trailing blanks. */
+static void t_line(FILE *f, const struct table *t, const char *const *cells, const int *w)
+{
+	char line[TMAXC * (TCELL + 2) + 2];
+	size_t o = 0, len;
+
+	for (int c = 0; c < t->ncols; c++)
+		o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%*s", c ? "  " : "",
+				      t->left[c] ? -w[c] : w[c], cells[c]);
+	len = strlen(line);
+	while (len && line[len - 1] == ' ')
+		line[--len] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
 static void t_print(FILE *f, const struct table *t, enum fb_fmt fmt)
 {
 	int w[TMAXC] = { 0 }, total = 0;
@@ -956,25 +971,16 @@ static void t_print(FILE *f, const struct table *t, enum fb_fmt fmt)
 	for (int i = 0; i < total; i++)
 		fputc('-', f);
 	fputc('\n', f);
-	for (int c = 0; c < t->ncols; c++)
-		fprintf(f, "%s%*s%s", c ? "  " : "", t->left[c] ? -w[c] : w[c], t->hdr[c],
-			c == t->ncols - 1 ? "\n" : "");
+	t_line(f, t, t->hdr, w);
 	for (int i = 0; i < total; i++)
 		fputc('-', f);
 	fputc('\n', f);
 	for (int r = 0; r < t->nrows; r++) {
-		int len = 0;
+		const char *cells[TMAXC];
 
-		for (int c = 0; c < t->ncols; c++) {
-			/* no trailing blanks */
-			if (c == t->ncols - 1 && t->left[c])
-				len += fprintf(f, "%s%s", c ? "  " : "", t->cell[r][c]);
-			else
-				len += fprintf(f, "%s%*s", c ? "  " : "", t->left[c] ? -w[c] : w[c],
-					       t->cell[r][c]);
-		}
-		(void)len;
-		fputc('\n', f);
+		for (int c = 0; c < t->ncols; c++)
+			cells[c] = t->cell[r][c];
+		t_line(f, t, cells, w);
 	}
 	for (int i = 0; i < total; i++)
 		fputc('-', f);
