@@ -367,8 +367,12 @@ int cmd_gate(int argc, char **argv)
 		nreg += g[i].regressed;
 	}
 	if (!ntested) {
-		fb_err("gate: no gated metric could be tested (%s); needs %d rounds per side",
-		       g[0].why, GATE_MIN_ROUNDS);
+		const char *why = g[0].why;
+
+		for (int i = 0; i < ng; i++)
+			if (strstr(g[i].why, "rounds"))
+				why = g[i].why;
+		fb_err("gate: no gated metric could be tested: %s", why[0] ? why : "no data");
 		ret = 2;
 		goto out;
 	}
