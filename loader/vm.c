@@ -370,20 +370,32 @@ static int make_fifo_pair(const char *dir, const char *name, int *rfd, int *wfd)
 	return 0;
 }
 
-static void kill_group(pid_t pid, int *status)
+/* 1 once qemu (pid) has exited; it stays a zombie, so its pid and process
+ * group id cannot be reused before reap(). */
+static int exited_nowait(pid_t pid)
 {
-	kill(-pid, SIGTERM);
-	for (int i = 0; i < 30; i++) {
-		if (waitpid(pid, status, WNOHANG) == pid)
-			goto reap;
-		usleep(100000);
-	}
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno == ECHILD;
+	return si.si_pid == pid;
+}
+
+/* Kills what is left of qemu's process group and reaps qemu. */
+static void reap(pid_t pid, int *status)
+{
 	kill(-pid, SIGKILL);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;
-reap:
-	/* Whatever else qemu may have forked. */
-	kill(-pid, SIGKILL);
+}
+
+/* SIGTERM to qemu's group, SIGKILL after 3 s; reaps qemu. */
+static void kill_group(pid_t pid, int *status)
+{
+	kill(-pid, SIGTERM);
+	for (int i = 0; i < 30 && !exited_nowait(pid); i++)
+		usleep(100000);
+	reap(pid, status);
 }
 
 static const char *resolve_bzimage(const char *k, char *buf, size_t len)
@@ -676,7 +688,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 			for (int i = 0; i < np; i++)
 				if (pf[i].revents)
 					relay_read(&rl[idx[i]]);
-		if (waitpid(pid, &status, WNOHANG) == pid) {
+		if (exited_nowait(pid)) {
 			exited = 1;
 			break;
 		}
@@ -712,7 +724,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	if (!exited)
 		kill_group(pid, &status);
 	else
-		kill(-pid, SIGKILL);	/* stray children, if any */
+		reap(pid, &status);	/* and stray children, if any */
 	o->total_s = secs_since(t0);
 	/* Drain what the guest wrote before it went away. */
 	close(wfd[0]);
@@ -741,7 +753,11 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		ret = FB_VM_NOSTART;
 	} else if (!started && !have_rc && !timed_out && exited &&
 		   (!WIFEXITED(status) || WEXITSTATUS(status))) {
-		const char *e = rl[2].keep ? rl[2].keep : "";
+		char *e = rl[2].keep ? rl[2].keep : "";
+		size_t el = strlen(e);
+
+		while (el && (e[el - 1] == '\n' || e[el - 1] == ' '))
+			e[--el] = '\0';
 
 		vm_fail("qemu failed (%s %d)%s%s",
 			WIFEXITED(status) ? "exit" : "signal",
@@ -773,9 +789,11 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		}
 		ret = FB_VM_NOSTART;
 	}
-	if (!o->quiet && !vm_sig)
+	if (!o->quiet && !vm_sig && started)
 		fb_info("vm: exit %d; boot to command %.1fs, total %.1fs", ret,
 			o->boot_s, o->total_s);
+	else if (!o->quiet && !vm_sig)
+		fb_info("vm: exit %d after %.1fs", ret, o->total_s);
 
 restore:
 	sigaction(SIGINT, &old_int, NULL);
