@@ -513,7 +513,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		gmtime_r(&now, &tm);
 		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
 		fmt(log, sizeof(log), "%s/console-%s-%d.log", results, buf,
-			 (int)getpid());
+		    (int)getpid());
 	}
 	/* qemu opens the log itself; make sure it can and that it is new. */
 	{
@@ -527,7 +527,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	}
 
 	fmt(tmpl, sizeof(tmpl), "%s/foliobench-vm.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	    tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmpl)) {
 		fb_err("vm: mkdtemp %s: %s", tmpl, strerror(errno));
 		return FB_VM_NOSTART;
@@ -550,27 +550,38 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	rl[2].fd = qerr[0];
 	rl[2].keep_cap = 16384;
 	rl[2].keep = calloc(1, rl[2].keep_cap);
+	if (!rl[2].keep) {
+		fb_err("vm: out of memory");
+		goto out;
+	}
 	fcntl(qerr[0], F_SETFL, O_NONBLOCK);
 
 	fmt(cmdline, sizeof(cmdline),
-		 "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable "
-		 "root=fbroot rootfstype=9p "
-		 "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
-		 ",cache=loose ro init=/bin/sh%s%s -- %s",
-		 o->append && *o->append ? " " : "",
-		 o->append ? o->append : "", init);
+	    "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable "
+	    "root=fbroot rootfstype=9p "
+	    "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
+	    ",cache=loose ro init=/bin/sh%s%s -- %s",
+	    o->append && *o->append ? " " : "",
+	    o->append ? o->append : "", init);
 	fmt(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : 2);
 	fmt(fs_root, sizeof(fs_root),
-		 "local,id=fbroot,path=/,security_model=none,readonly=on,multidevs=remap");
+	    "local,id=fbroot,path=/,security_model=none,readonly=on,multidevs=remap");
 	fmt(fs_res, sizeof(fs_res),
-		 "local,id=fbres,path=%s,security_model=none,multidevs=remap", results);
+	    "local,id=fbres,path=%s,security_model=none,multidevs=remap", results);
 	fmt(fs_ctl, sizeof(fs_ctl),
-		 "local,id=fbctl,path=%s,security_model=none", share);
+	    "local,id=fbctl,path=%s,security_model=none", share);
 	fmt(ch_con, sizeof(ch_con), "file,id=con,path=%s", log);
 	fmt(ch_out, sizeof(ch_out), "pipe,id=fbout,path=%s/out", tmpl);
 	fmt(ch_err, sizeof(ch_err), "pipe,id=fberr,path=%s/err", tmpl);
-	if (strchr(results, ',') || strchr(log, ',') || strchr(tmpl, ',')) {
-		fb_err("vm: paths given to qemu must not contain ','");
+	if (strchr(results, ',') || strchr(log, ',') || strchr(tmpl, ',') ||
+	    strchr(bz, ',')) {
+		fb_err("vm: paths given to qemu must not contain ',' (%s, %s, %s)",
+		       bz, results, log);
+		goto out;
+	}
+	if (strpbrk(init, " \t\n\"")) {
+		fb_err("vm: %s: the kernel command line cannot carry a path with blanks",
+		       init);
 		goto out;
 	}
 
@@ -830,7 +841,7 @@ static void verdict_key(const char *bz, char *key, size_t len)
 	if (stat(real, &st) < 0)
 		st.st_mtime = 0;
 	fmt(key, len, "%s|%s|%s|%lld", u.release, ver, real,
-		 (long long)st.st_mtime);
+	    (long long)st.st_mtime);
 	for (char *c = key; *c; c++)
 		if (*c == '\t' || *c == '\n')
 			*c = ' ';
