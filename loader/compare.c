@@ -456,7 +456,8 @@ static const struct fb_hist *find_stat(const struct fb_probe_result *p, const ch
 	return any && p->nstats ? &p->stats[0].h : NULL;
 }
 
-static void note_add(struct fb_row *row, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note_add(struct fb_row *row, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void note_add(struct fb_row *row, const char *fmt, ...)
 {

@@ -194,8 +194,9 @@ static void print_gated(FILE *f, const struct gated *g, double alpha, int width)
 	fmt_val(m, m->base, a, sizeof(a));
 	fmt_val(m, m->new, b, sizeof(b));
 	fb_fmt_pct(m->na && m->nb ? m->st.delta_pct : NAN, d, sizeof(d));
-	fprintf(f, "%-9s %-*s %12s -> %-12s %8s", g->regressed ? "REGRESSED" : g->tested ? "ok" : "untested",
-		width, g->id, m->na ? a : "n/a", m->nb ? b : "n/a", d);
+	fprintf(f, "%-9s %-*s %12s -> %-12s %8s",
+		g->regressed ? "REGRESSED" : g->tested ? "ok" : "untested", width, g->id,
+		m->na ? a : "n/a", m->nb ? b : "n/a", d);
 	if (!g->tested)
 		fprintf(f, "  (%s)", g->why);
 	else if (m->type == FB_M_COUNT && m->deterministic)
@@ -381,7 +382,8 @@ int cmd_gate(int argc, char **argv)
 		ret = 2;
 		goto out;
 	}
-	printf("gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, alpha %g (one-sided, Holm over %d)\n",
+	printf("gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, "
+	       "alpha %g (one-sided, Holm over %d)\n",
 	       c.base.name, c.base.n, c.new.name, c.new.n, thr, alpha, ntested);
 	for (int i = 0; i < ng; i++)
 		print_gated(stdout, &g[i], alpha, width);

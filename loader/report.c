@@ -199,7 +199,8 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 
 		if (!hp->h[s].count)
 			continue;
-		fprintf(f, "<path fill=\"%s\" fill-opacity=\"%s\" stroke=\"%s\" stroke-width=\"1.2\" d=\"M%.1f %.1f",
+		fprintf(f, "<path fill=\"%s\" fill-opacity=\"%s\" stroke=\"%s\" "
+			"stroke-width=\"1.2\" d=\"M%.1f %.1f",
 			col[s], s ? "0.15" : "0.25", col[s],
 			xpos(fmax(0.5, (double)fb_bucket_lo((unsigned int)imin)), lmin, lmax), y0);
 		for (int i = imin; i <= imax; i++) {

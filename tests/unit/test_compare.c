@@ -304,13 +304,16 @@ static void test_good(void)
 	rc = run(cmd_compare, out, err, "compare", ab, NULL);
 	o = slurp(out);
 	CHECK(rc == 0, "compare AB_DIR exits 0");
-	CHECK(has_line(o, "nft_trans_alloc", "baseline", "Baseline", NULL), "function table has the baseline row");
-	CHECK(has_line(o, "patched", "-19.", "improved", NULL), "-19% latency is improved with delta");
+	CHECK(has_line(o, "nft_trans_alloc", "baseline", "Baseline", NULL),
+	      "function table has the baseline row");
+	CHECK(has_line(o, "patched", "-19.", "improved", NULL),
+	      "-19% latency is improved with delta");
 	CHECK(has_line(o, "nft_trans_alloc calls", "2,000", "no change (exact)", NULL),
 	      "calls compared exactly: no change");
 	CHECK(has_line(o, "kernfs_rwsem acquisitions", "4,000", "2,000", "changed (exact)", NULL),
 	      "lock acquisitions 2/obj -> 1/obj: changed, exact");
-	CHECK(has_line(o, "folio_scratchpad_alloc", "not attached", NULL), "unavailable probe is noted");
+	CHECK(has_line(o, "folio_scratchpad_alloc", "not attached", NULL),
+	      "unavailable probe is noted");
 	CHECK(has_line(o, "&root->kernfs_rwsem", NULL), "contention table present");
 	free(o);
 
@@ -363,7 +366,8 @@ static void test_good(void)
 	write_rounds(n, &base, "baseline", 5);
 	rc = run(cmd_compare, out, err, "compare", "--format", "csv", aa, NULL);
 	o = slurp(out);
-	CHECK(rc == 0 && !strstr(o, "regressed") && !strstr(o, "improved"), "A/A: nothing improved or regressed");
+	CHECK(rc == 0 && !strstr(o, "regressed") && !strstr(o, "improved"),
+	      "A/A: nothing improved or regressed");
 	free(o);
 	rc = run(cmd_gate, out, err, "gate", b, n, NULL);
 	CHECK(rc == 0, "A/A: gate passes");
@@ -379,8 +383,10 @@ static void test_good(void)
 		rc = run(cmd_gate, out, err, "gate", b, r, NULL);
 		o = slurp(out);
 		CHECK(rc == 1, "+10% latency: gate fails with exit 1");
-		CHECK(has_line(o, "func:nft_trans_alloc:mean", NULL), "gate names the regressed metric");
-		CHECK(!has_line(o, "workload:nft:wall", "REGRESSED", NULL), "gate does not blame wall time");
+		CHECK(has_line(o, "func:nft_trans_alloc:mean", NULL),
+		      "gate names the regressed metric");
+		CHECK(!has_line(o, "workload:nft:wall", "REGRESSED", NULL),
+		      "gate does not blame wall time");
 		free(o);
 		rc = run(cmd_gate, out, err, "gate", "--max-regression", "20", b, r, NULL);
 		CHECK(rc == 0, "+10% latency passes a 20% threshold");
@@ -420,7 +426,8 @@ static void test_good(void)
 		rc = run(cmd_gate, out, err, "gate", g3b, g3n, NULL);
 		e = slurp(err);
 		CHECK(rc == 2 && count_lines(e) == 1 && strstr(e, "can never show a significant regression") &&
-		      strstr(e, "needs at least 4 rounds"), "gate with 3+3 rounds: exit 2, says it cannot detect");
+		      strstr(e, "needs at least 4 rounds"),
+		      "gate with 3+3 rounds: exit 2, says it cannot detect");
 		free(e);
 	}
 
@@ -463,9 +470,11 @@ static void test_good(void)
 		}
 		rc = run(cmd_compare, out, err, "compare", pb, pn, NULL);
 		o = slurp(out);
-		CHECK(rc == 0 && has_line(o, "nft_trans_alloc calls", "nft.trans_objects", "no change (exact)", NULL),
+		CHECK(rc == 0 && has_line(o, "nft_trans_alloc calls", "nft.trans_objects",
+					  "no change (exact)", NULL),
 		      "calls per op: deterministic and equal");
-		CHECK(has_line(o, "kernfs_rwsem acquisitions", "nft.trans_objects", "x1.5", "changed (exact)", NULL),
+		CHECK(has_line(o, "kernfs_rwsem acquisitions", "nft.trans_objects", "x1.5",
+			       "changed (exact)", NULL),
 		      "acquisitions per op 2 -> 3: changed x1.5");
 		free(o);
 	}
@@ -536,7 +545,8 @@ static void test_bad(void)
 	path(p, sizeof(p), "probes.json");
 	fb_result_save(r, p);
 	free(r);
-	bad_case("mismatched probe sets", "mismatched probe sets: probe 'folio_scratchpad_alloc'", good, p);
+	bad_case("mismatched probe sets", "mismatched probe sets: probe 'folio_scratchpad_alloc'",
+		 good, p);
 
 	/* rounds of one side disagree */
 	path(dir, sizeof(dir), "mixed");

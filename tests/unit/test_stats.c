@@ -83,14 +83,17 @@ static void test_mwu_exact(void)
 	struct fb_prng rng;
 	int ok = 1;
 
-	CHECK(fb_mann_whitney(a, 3, b, 3, &m) == 0 && m.exact, "exact U used for small tie-free samples");
+	CHECK(fb_mann_whitney(a, 3, b, 3, &m) == 0 && m.exact,
+	      "exact U used for small tie-free samples");
 	CHECK(m.u == 9, "U counts pairs with b > a");
-	CHECK(near(m.p_greater, 1.0 / 20, 1e-12), "exact one-sided p for complete separation 3v3 is 1/20");
+	CHECK(near(m.p_greater, 1.0 / 20, 1e-12),
+	      "exact one-sided p for complete separation 3v3 is 1/20");
 	CHECK(near(m.p_two, 0.1, 1e-12), "exact two-sided p is twice the smaller tail");
 	CHECK(near(m.p_less, 1.0, 1e-12), "opposite tail is 1");
 
 	fb_mann_whitney(a2, 4, b2, 5, &m);
-	CHECK(m.u == 17 && near(m.p_greater, 7.0 / 126, 1e-12), "exact p matches brute-force enumeration (4v5)");
+	CHECK(m.u == 17 && near(m.p_greater, 7.0 / 126, 1e-12),
+	      "exact p matches brute-force enumeration (4v5)");
 	fb_mann_whitney(b2, 5, a2, 4, &m2);
 	CHECK(near(m.p_greater, m2.p_less, 1e-12) && near(m.p_two, m2.p_two, 1e-12),
 	      "swapping the samples swaps the tails");
@@ -121,8 +124,10 @@ static void test_mwu_normal(void)
 
 	fb_mann_whitney(a, 5, b, 5, &m);
 	CHECK(!m.exact && m.u == 20, "ties fall back to the normal approximation");
-	CHECK(near(m.p_greater, 0.06754953472866077, 1e-9), "tie-corrected one-sided p matches reference");
-	CHECK(near(m.p_two, 0.13509906945732153, 1e-9), "tie-corrected two-sided p matches reference");
+	CHECK(near(m.p_greater, 0.06754953472866077, 1e-9),
+	      "tie-corrected one-sided p matches reference");
+	CHECK(near(m.p_two, 0.13509906945732153, 1e-9),
+	      "tie-corrected two-sided p matches reference");
 	fb_mann_whitney(same, 4, same, 4, &m);
 	CHECK(m.p_two == 1 && m.p_greater == 1, "all values equal gives p = 1");
 
@@ -132,7 +137,8 @@ static void test_mwu_normal(void)
 		y[i] = 101.5 + gauss(&rng);
 	}
 	fb_mann_whitney(x, 40, y, 40, &m);
-	CHECK(!m.exact && m.p_greater < 1e-4 && m.p_less > 0.99, "large shifted samples: tiny one-sided p");
+	CHECK(!m.exact && m.p_greater < 1e-4 && m.p_less > 0.99,
+	      "large shifted samples: tiny one-sided p");
 	CHECK(fb_mann_whitney(x, 0, y, 3, &m) == -1, "empty side is an error");
 }
 
@@ -162,7 +168,8 @@ static void test_prng_bootstrap(void)
 	fb_bootstrap_ratio_ci(a, 8, b, 8, 0.95, FB_BOOT_ITERS, FB_BOOT_SEED, &lo, &hi);
 	fb_bootstrap_ratio_ci(a, 8, b, 8, 0.95, FB_BOOT_ITERS, FB_BOOT_SEED, &lo2, &hi2);
 	CHECK(lo == lo2 && hi == hi2, "bootstrap CI is reproducible");
-	CHECK(lo < 1.2 && hi > 1.2 && lo > 1.15 && hi < 1.25, "bootstrap CI of a 1.2 ratio brackets 1.2");
+	CHECK(lo < 1.2 && hi > 1.2 && lo > 1.15 && hi < 1.25,
+	      "bootstrap CI of a 1.2 ratio brackets 1.2");
 	fb_bootstrap_ratio_ci(same, 5, same, 5, 0.95, 1000, 1, &lo, &hi);
 	CHECK(lo <= 1 && hi >= 1, "CI of a sample against itself contains 1");
 	{
@@ -189,13 +196,17 @@ static void test_verdicts(void)
 	fb_prng_seed(&r, 99);
 	fill(&r, a, 10, 1000, 0.01);
 	fill(&r, b, 10, 1200, 0.01);
-	CHECK(fb_verdict_noisy(a, 10, b, 10, 0.05, 2, 1, &st) == FB_V_REGRESSED, "+20% latency is regressed");
+	CHECK(fb_verdict_noisy(a, 10, b, 10, 0.05, 2, 1, &st) == FB_V_REGRESSED,
+	      "+20% latency is regressed");
 	CHECK(near(st.delta_pct, 20, 2), "delta of +20% reported");
-	CHECK(fb_verdict_noisy(b, 10, a, 10, 0.05, 2, 1, &st) == FB_V_IMPROVED, "-17% latency is improved");
+	CHECK(fb_verdict_noisy(b, 10, a, 10, 0.05, 2, 1, &st) == FB_V_IMPROVED,
+	      "-17% latency is improved");
 	CHECK(fb_verdict_noisy(a, 10, b, 10, 0.05, 2, 0, &st) == FB_V_IMPROVED,
 	      "higher-is-better flips the direction");
-	CHECK(fb_verdict_noisy(a, 2, b, 2, 0.05, 2, 1, &st) == FB_V_INCONCLUSIVE, "2 rounds per side is inconclusive");
-	CHECK(fb_verdict_noisy(a, 10, a, 10, 0.05, 2, 1, &st) == FB_V_NOCHANGE, "identical samples: no change");
+	CHECK(fb_verdict_noisy(a, 2, b, 2, 0.05, 2, 1, &st) == FB_V_INCONCLUSIVE,
+	      "2 rounds per side is inconclusive");
+	CHECK(fb_verdict_noisy(a, 10, a, 10, 0.05, 2, 1, &st) == FB_V_NOCHANGE,
+	      "identical samples: no change");
 
 	fill(&r, a, 10, 1000, 0.001);
 	fill(&r, b, 10, 1005, 0.001);
@@ -211,7 +222,8 @@ static void test_verdicts(void)
 	{
 		double z1[4] = { 0, 0, 0, 0 }, z2[4] = { 0, 0, 0, 0 };
 
-		CHECK(fb_verdict_noisy(z1, 4, z2, 4, 0.05, 2, 1, &st) == FB_V_NOCHANGE, "all zero both sides: no change");
+		CHECK(fb_verdict_noisy(z1, 4, z2, 4, 0.05, 2, 1, &st) == FB_V_NOCHANGE,
+		      "all zero both sides: no change");
 	}
 
 	/* calibration: A/A false alarms near alpha, 10% shift detected */
