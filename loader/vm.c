@@ -573,10 +573,9 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	fmt(ch_con, sizeof(ch_con), "file,id=con,path=%s", log);
 	fmt(ch_out, sizeof(ch_out), "pipe,id=fbout,path=%s/out", tmpl);
 	fmt(ch_err, sizeof(ch_err), "pipe,id=fberr,path=%s/err", tmpl);
-	if (strchr(results, ',') || strchr(log, ',') || strchr(tmpl, ',') ||
-	    strchr(bz, ',')) {
-		fb_err("vm: paths given to qemu must not contain ',' (%s, %s, %s)",
-		       bz, results, log);
+	if (strchr(results, ',') || strchr(log, ',') || strchr(tmpl, ',')) {
+		fb_err("vm: paths in qemu options must not contain ',' (%s, %s, %s)",
+		       results, log, tmpl);
 		goto out;
 	}
 	if (strpbrk(init, " \t\n\"")) {
