@@ -370,8 +370,10 @@ static int make_fifo_pair(const char *dir, const char *name, int *rfd, int *wfd)
 	return 0;
 }
 
-/* 1 once qemu (pid) has exited; it stays a zombie, so its pid and process
- * group id cannot be reused before reap(). */
+/*
+ * 1 once qemu (pid) has exited; it stays a zombie, so its pid and process
+ * group id cannot be reused before reap().
+ */
 static int exited_nowait(pid_t pid)
 {
 	siginfo_t si = { 0 };
