@@ -26,7 +26,13 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/fb-vm-test.XXXXXX")
 res=$work/results	# shared with the guest; under /tmp on purpose
 ctl=$work/tmp		# TMPDIR of foliobench: its control dirs go here
 mkdir -p "$res" "$ctl"
-trap 'pkill -KILL -f "path=$res," 2>/dev/null; rm -rf "$work"' EXIT
+# Our qemus are the ones serving $res (a fresh mktemp path): kill by pid.
+ours() { pgrep -f "path=$res," 2>/dev/null; }
+kill_ours() {
+	local p
+	for p in $(ours); do kill -KILL "$p" 2>/dev/null; done
+}
+trap 'kill_ours; rm -rf "$work"' EXIT
 
 pass=0 fail=0
 out=$work/out err=$work/err
@@ -49,7 +55,7 @@ vm() {
 # control directory.
 leftovers() {
 	local l=""
-	pgrep -f "path=$res," >/dev/null && l="qemu still running"
+	[ -n "$(ours)" ] && l="qemu still running"
 	[ -z "$(ls -A "$ctl")" ] || l="$l control dir left: $(ls "$ctl")"
 	echo "$l"
 }
@@ -59,7 +65,7 @@ check() {	# NAME CONDITION-DESCRIPTION: evaluates $cond
 	left=$(leftovers)
 	if [ -n "$left" ]; then
 		nok "$name" "$left"
-		pkill -KILL -f "path=$res," 2>/dev/null
+		kill_ours
 		rm -rf "${ctl:?}"/*
 	elif eval "$cond"; then
 		ok "$name"
@@ -106,7 +112,7 @@ check "hang past --timeout is killed and reported" "expected exit 124 and a time
 	"${extra[@]}" -- sleep 1000) >"$out" 2>"$err" &
 fbpid=$!
 for _ in $(seq 100); do
-	pgrep -f "path=$res," >/dev/null && break
+	[ -n "$(ours)" ] && break
 	sleep 0.1
 done
 sleep 2
