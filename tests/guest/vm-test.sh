@@ -87,9 +87,10 @@ expect='a b|it'"'"'s|$HOME|'
 cond='[ $rc -eq 0 ] && grep -qx "to-stdout" "$out" && grep -qxF -- "$expect" "$out" && grep -qx "to-stderr" "$err"'
 check "stdout/stderr relayed, argv passed verbatim" "output not as expected: $(head -c 300 "$out")"
 
-vm -- sh -c 'echo hi > "$RESULTS/x"; pwd > "$RESULTS/cwd"; [ "$HOME" = /tmp ] && touch /tmp/w && ! touch /etc/fb-ro 2>/dev/null'
-cond='[ $rc -eq 0 ] && [ "$(cat "$res/x" 2>/dev/null)" = hi ] && [ "$(cat "$res/cwd" 2>/dev/null)" = "$here" ]'
-check "results dir shared back, cwd kept, root read-only, tmpfs /tmp" "expected $res/x = hi, cwd $here"
+export FB_VMTEST_TOKEN="tok $$"
+vm -- sh -c 'echo hi > "$RESULTS/x"; pwd > "$RESULTS/cwd"; echo "$FB_VMTEST_TOKEN" > "$RESULTS/env"; [ "$HOME" = /tmp ] && touch /tmp/w && ! touch /etc/fb-ro 2>/dev/null'
+cond='[ $rc -eq 0 ] && [ "$(cat "$res/x" 2>/dev/null)" = hi ] && [ "$(cat "$res/cwd" 2>/dev/null)" = "$here" ] && [ "$(cat "$res/env" 2>/dev/null)" = "$FB_VMTEST_TOKEN" ]'
+check "results dir shared back, cwd and FB_* env kept, root read-only, tmpfs /tmp" "expected $res/x = hi, cwd $here, FB_VMTEST_TOKEN"
 
 vm -- sh -c 'echo c > /proc/sysrq-trigger'
 cond='[ $rc -eq 125 ] && grep -q "Kernel panic" "$err" && grep -q "console excerpt" "$err"'
