@@ -473,6 +473,26 @@ static void note_add(struct fb_row *row, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Was lock:contention_begin/end traced in this round? */
+static int contention_on(const struct fb_result *r)
+{
+	for (int i = 0; i < r->nprobes; i++)
+		if (!strcmp(r->probes[i].kind, "contention") && !strcmp(r->probes[i].status, "attached"))
+			return 1;
+	return r->ncontention > 0;
+}
+
+/* Contentions of a watched lock: run labels its entries with the probe name. */
+static double contentions_of(const struct fb_result *r, const char *lock)
+{
+	double n = 0;
+
+	for (int i = 0; i < r->ncontention; i++)
+		if (!strcmp(r->contention[i].lock, lock))
+			n += (double)r->contention[i].count;
+	return n;
+}
+
 static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 {
 	const struct fb_side *sd[2] = { &c->base, &c->new };
@@ -506,6 +526,7 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 		m[3] = new_metric(row, "hold_mean", "ns", FB_M_NOISY, 1);
 		m[4] = new_metric(row, "hold_p99", "ns", FB_M_NOISY, 1);
 		m[5] = new_metric(row, "hold_total", "ns", FB_M_NOISY, 1);
+		m[6] = new_metric(row, "contentions", "count", FB_M_COUNT, 1);
 		row->primary = 3;
 	} else {
 		for (int i = 0; i < p0->nstats && i < FB_MAX_STATS; i++) {
@@ -562,6 +583,8 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 					if (w->count)
 						push(m[2], s, fb_hist_mean(w));
 				}
+				if (contention_on(sd[s]->r[i]))
+					push(m[6], s, contentions_of(sd[s]->r[i], p0->name));
 				if (h) {
 					push(m[5], s, (double)h->sum);
 					if (h->count) {
@@ -1122,15 +1145,16 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 {
 	static const char *const fh[] = { "Function", "Arm", "Calls", "Total", "Avg/call",
 					   "p50", "p90", "p99", "Delta", "Verdict" };
-	static const char *const lh[] = { "Lock", "Arm", "Acquisitions", "Wait total",
-					  "Wait avg", "Hold avg", "Hold p99", "Delta", "Verdict" };
+	static const char *const lh[] = { "Lock", "Arm", "Acquisitions", "Contentions",
+					  "Wait total", "Wait avg", "Hold avg", "Hold p99", "Delta",
+					  "Verdict" };
 	static const char *const oh[] = { "Probe", "Arm", "Count", "Mean", "p99", "Delta", "Verdict" };
 	static const char *const wh[] = { "Workload", "Arm", "Wall time", "Delta", "Verdict" };
 	static const char *const ch[] = { "Lock", "wait: Before", "After", "contentions: Before",
 					  "After", "Delta (wait)", "Verdict" };
 	static const char *const kh[] = { "Count", "Before", "After", "Per", "Ratio", "Verdict" };
 	static const char *const xh[] = { "Value", "Before", "After", "Delta", "Verdict" };
-	static const int fcols[] = { 0, 1, 2, 3, 4, 5 }, lcols[] = { 0, 1, 2, 3, 4 };
+	static const int fcols[] = { 0, 1, 2, 3, 4, 5 }, lcols[] = { 0, 6, 1, 2, 3, 4 };
 	static const int ocols[] = { 0, 1, 2 }, wcols[] = { 0 };
 	struct table t;
 	char title[200];
@@ -1147,10 +1171,10 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 	t_print(f, &t, fmt);
 	t_free(&t);
 
-	t_init(&t, "Lock probes (Delta and verdict: Hold avg)", 9, lh, 2);
+	t_init(&t, "Lock probes (Delta and verdict: Hold avg)", 10, lh, 2);
 	for (int i = 0; i < c->nrows; i++)
 		if (c->rows[i].kind == FB_ROW_LOCK)
-			arm_rows(c, &t, &c->rows[i], lcols, 5);
+			arm_rows(c, &t, &c->rows[i], lcols, 6);
 	t_print(f, &t, fmt);
 	t_free(&t);
 

@@ -123,10 +123,14 @@ static struct fb_result *mkres(const struct spec *s, const char *arm)
 		snprintf(r->workloads[1].status, sizeof(r->workloads[1].status), "ok");
 		r->workloads[1].wall_ns = 1000;
 	}
-	r->ncontention = 1;
+	r->ncontention = 2;
 	snprintf(r->contention[0].lock, sizeof(r->contention[0].lock), "&root->kernfs_rwsem");
 	r->contention[0].count = 100 + (uint64_t)(20 * urand());
 	r->contention[0].wait_ns = (uint64_t)(1e6 * noise(0.2));
+	/* run labels the contention of a watched lock with the probe's name */
+	snprintf(r->contention[1].lock, sizeof(r->contention[1].lock), "kernfs_rwsem");
+	r->contention[1].count = 10 * s->acq_per_obj;
+	r->contention[1].wait_ns = 5000;
 	r->nextra = 1;
 	snprintf(r->extra[0].key, sizeof(r->extra[0].key), "lockdep_stats.after.lock-classes");
 	r->extra[0].val = 996;
@@ -314,6 +318,9 @@ static void test_good(void)
 	      "lock acquisitions 2/obj -> 1/obj: changed, exact");
 	CHECK(has_line(o, "folio_scratchpad_alloc", "not attached", NULL),
 	      "unavailable probe is noted");
+	CHECK(has_line(o, "kernfs_rwsem contentions", "20", "10", "x0.5", "changed (exact)", NULL),
+	      "lock contentions matched to the lock probe by name");
+	CHECK(has_line(o, "kernfs_rwsem", "baseline", "4,000", "20", NULL), "lock table has contentions");
 	CHECK(has_line(o, "&root->kernfs_rwsem", NULL), "contention table present");
 	free(o);
 
