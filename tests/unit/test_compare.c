@@ -438,6 +438,23 @@ static void test_good(void)
 		free(e);
 	}
 
+	/* gating an exact count: fewer acquisitions pass, twice as many fail */
+	{
+		char pb[300], pn[300];
+
+		path(pb, sizeof(pb), "ab/baseline");
+		path(pn, sizeof(pn), "ab/patched");
+		rc = run(cmd_gate, out, err, "gate", "--metrics", "lock:*:acquisitions", pb, pn, NULL);
+		CHECK(rc == 0, "gate on exact acquisitions: halved passes");
+		rc = run(cmd_gate, out, err, "gate", "--metrics", "lock:*:acquisitions", pn, pb, NULL);
+		o = slurp(out);
+		CHECK(rc == 1 && has_line(o, "REGRESSED", "lock:kernfs_rwsem:acquisitions", "(exact count)", NULL),
+		      "gate on exact acquisitions: doubled fails, named as exact");
+		free(o);
+		rc = run(cmd_gate, out, err, "gate", "--metrics", "nothing:*", pb, pn, NULL);
+		CHECK(rc == 2, "gate: --metrics matching nothing is exit 2");
+	}
+
 	/* single files: counts exact, latency inconclusive */
 	{
 		char f1[300], f2[300];
