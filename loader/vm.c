@@ -953,6 +953,10 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 	const char *accel = o->accel ? o->accel : "auto";
 
 	o->boot_s = o->total_s = 0;
+	/* Closed stdio (CI, daemons) must not be reused by our FIFOs. */
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) < 0)
+			return FB_VM_NOSTART;
 	if (!argv || !argv[0]) {
 		fb_err("vm: no command to run");
 		return FB_VM_NOSTART;
