@@ -448,7 +448,8 @@ static void test_good(void)
 		CHECK(rc == 0, "gate on exact acquisitions: halved passes");
 		rc = run(cmd_gate, out, err, "gate", "--metrics", "lock:*:acquisitions", pn, pb, NULL);
 		o = slurp(out);
-		CHECK(rc == 1 && has_line(o, "REGRESSED", "lock:kernfs_rwsem:acquisitions", "(exact count)", NULL),
+		CHECK(rc == 1 && has_line(o, "REGRESSED", "lock:kernfs_rwsem:acquisitions",
+					  "(exact count)", NULL),
 		      "gate on exact acquisitions: doubled fails, named as exact");
 		free(o);
 		rc = run(cmd_gate, out, err, "gate", "--metrics", "nothing:*", pb, pn, NULL);
