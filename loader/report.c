@@ -40,7 +40,7 @@ static void esc(FILE *f, const char *s)
 static void md(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '`')
+		if (*s == '|' || *s == '`' || *s == '[' || *s == ']')
 			fputc('\\', f);
 		fputc(*s, f);
 	}
@@ -145,7 +145,9 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
 	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", ML);
 	esc(f, hp->probe);
-	fprintf(f, " &#8212; %s</text>\n", hp->stat);
+	fputs(" &#8212; ", f);
+	esc(f, hp->stat);
+	fputs("</text>\n", f);
 	if (imax < 0) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\">no samples on either side</text>\n</svg>\n",
 			ML, SVG_H / 2);
@@ -184,8 +186,9 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 		if (!pass)
 			fputs("</g>\n", f);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\">%s (log scale)</text>\n", (ML + SVG_W - MR) / 2,
-		SVG_H - 8, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
+	fprintf(f, "<text x=\"%d\" y=\"%d\">", (ML + SVG_W - MR) / 2, SVG_H - 8);
+	esc(f, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
+	fputs(" (log scale)</text>\n", f);
 	fprintf(f, "</g>\n<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
 		"text-anchor=\"middle\" fill=\"#333\">density (per log unit)</text>\n",
 		(MT + SVG_H - MB) / 2, (MT + SVG_H - MB) / 2);
@@ -357,8 +360,13 @@ static void write_md(FILE *f, const struct fb_cmp *c, const char *cmd, const cha
 	if (nh) {
 		fprintf(f, "\n## Histograms\n\nBASE blue, NEW orange, log-x; dashed lines are medians. "
 			"Also in report.html.\n\n");
-		for (int i = 0; i < nh; i++)
-			fprintf(f, "![%s %s](%s)\n\n", hp[i].probe, hp[i].stat, svgnames[i]);
+		for (int i = 0; i < nh; i++) {
+			fputs("![", f);
+			md(f, hp[i].probe);
+			fputc(' ', f);
+			md(f, hp[i].stat);
+			fprintf(f, "](%s)\n\n", svgnames[i]);
+		}
 	}
 }
 
