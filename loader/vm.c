@@ -801,9 +801,15 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		}
 		ret = FB_VM_NOSTART;
 	}
-	if (!o->quiet && !vm_sig && started)
-		fb_info("vm: exit %d; boot to command %.1fs, total %.1fs", ret,
-			o->boot_s, o->total_s);
+	if (!o->quiet && !vm_sig && started) {
+		double up = 0;
+
+		fmt(p, sizeof(p), "%s/started", share);
+		if (fb_read_file(p, buf, sizeof(buf)) > 0)
+			up = atof(buf);
+		fb_info("vm: exit %d; boot to command %.1fs (guest uptime %.1fs), total %.1fs",
+			ret, o->boot_s, up, o->total_s);
+	}
 	else if (!o->quiet && !vm_sig)
 		fb_info("vm: exit %d after %.1fs", ret, o->total_s);
 
