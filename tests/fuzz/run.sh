@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# tests/fuzz/run.sh [SECONDS] - build the results-reader fuzzer (libFuzzer +
-# ASan + UBSan, clang) and run it for a bounded time (default 60 s, or
-# $FUZZ_SECONDS) on a seed corpus it generates.  Prints `ok - fuzz ...` or
-# `not ok - fuzz ...`; exits non-zero on a crash, leak, UB or build failure.
+# tests/fuzz/run.sh [SECONDS] - build the fuzzers (libFuzzer + ASan + UBSan,
+# clang) and run them for a bounded time on a seed corpus generated here:
+# the results reader (fuzz_results.c) for SECONDS (default 60, or
+# $FUZZ_SECONDS), then the comparison model (fuzz_compare.c) for half that.
+# Prints `ok - fuzz ...` or `not ok - fuzz ...` per target; exits non-zero
+# on a crash, leak, UB or build failure.
 # Needs clang and its fuzzer runtime (Debian: clang, libclang-rt-14-dev).
 set -u
 cd "$(dirname "$0")/../.."
@@ -11,13 +13,16 @@ out=build/fuzz
 CLANG=${CLANG:-clang}
 name="fuzz fb_result_parse"
 
-rm -rf "$out/seeds" "$out/artifacts"
+rm -rf "$out/seeds" "$out/seeds-compare" "$out/artifacts"
 mkdir -p "$out/corpus" "$out/seeds" "$out/artifacts"
 
-if ! "$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	tests/fuzz/fuzz_results.c loader/results.c loader/hist.c loader/util.c \
-	-ljson-c -lm -o "$out/fuzz_results" 2>"$out/build.log"; then
+cc=("$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
+lib=(loader/results.c loader/hist.c loader/util.c)
+if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
+	-o "$out/fuzz_results" 2>"$out/build.log" ||
+   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/compare.c loader/stats.c "${lib[@]}" \
+	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log"; then
 	echo "not ok - $name: build failed (clang + libclang-rt-14-dev installed?); see $out/build.log"
 	head -5 "$out/build.log" | sed 's/^/# /'
 	exit 1
@@ -100,12 +105,32 @@ EOF2
 	-artifact_prefix="$out/artifacts/" -dict="$out/results.dict" -print_final_stats=1 \
 	"$out/corpus" "$out/seeds" >"$out/fuzz.log" 2>&1
 rc=$?
-execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log" | tail -1)
-if [ $rc -eq 0 ]; then
-	echo "ok - $name: ${execs:-?} inputs in ${secs} s under ASan+UBSan, no crash"
-	exit 0
-fi
-echo "not ok - $name: exit $rc after ${execs:-?} inputs; log $out/fuzz.log"
-grep -m2 -E '^SUMMARY|runtime error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$out/fuzz.log" | sed 's/^/# /'
-ls "$out/artifacts" 2>/dev/null | sed "s|^|# reproducer: $out/artifacts/|"
-exit 1
+report() {	# name log rc secs
+	local execs
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$2" | tail -1)
+	if [ "$3" -eq 0 ]; then
+		echo "ok - $1: ${execs:-?} inputs in $4 s under ASan+UBSan, no crash"
+		return 0
+	fi
+	echo "not ok - $1: exit $3 after ${execs:-?} inputs; log $2"
+	grep -m2 -E '^SUMMARY|runtime error|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)' "$2" |
+		sed 's/^/# /'
+	ls "$out/artifacts" 2>/dev/null | sed "s|^|# reproducer: $out/artifacts/|"
+	return 1
+}
+report "$name" "$out/fuzz.log" $rc "$secs" || exit 1
+
+# the comparison model on whatever the reader accepts: half the time
+csecs=$(( secs / 2 > 5 ? secs / 2 : 5 ))
+mkdir -p "$out/corpus-compare" "$out/seeds-compare"
+cp "$out/seeds/"*.json "$out/seeds-compare/"
+{ cat "$out/seeds/full.json"; echo "----"; cat "$out/seeds/minimal.json"; } >"$out/seeds-compare/pair.json"
+sed 's/"count": 10025/"count": 0/; s/"sum": 11366530/"sum": 18446744073709551615/' \
+	"$out/seeds/full.json" >"$out/seeds-compare/extreme.json"
+{ cat "$out/seeds/full.json"; echo "----"; cat "$out/seeds-compare/extreme.json"; } \
+	>"$out/seeds-compare/pair-extreme.json"
+"$out/fuzz_compare" -max_total_time="$csecs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+	-artifact_prefix="$out/artifacts/" -dict="$out/results.dict" -print_final_stats=1 \
+	"$out/corpus-compare" "$out/seeds-compare" >"$out/fuzz-compare.log" 2>&1
+report "fuzz compare model" "$out/fuzz-compare.log" $? "$csecs" || exit 1
+exit 0
