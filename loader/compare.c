@@ -197,8 +197,22 @@ int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen)
 	for (size_t i = 0; i < l; i++)
 		if (path[i] == '/' && i + 1 < l)
 			base = path + i + 1;
-	if (S_ISDIR(st.st_mode))
-		snprintf(s->name, sizeof(s->name), "%.*s", (int)(l - (size_t)(base - path)), base);
+	if (S_ISDIR(st.st_mode)) {
+		const char *arm = s->r[0]->host.arm;
+
+		for (int i = 1; i < s->n && arm[0]; i++)
+			if (strcmp(s->r[i]->host.arm, arm))
+				arm = "";
+		/* an ab arm directory booted as another arm: "patched (regress)" */
+		if (arm[0] && (strlen(arm) != l - (size_t)(base - path) ||
+			       strncmp(arm, base, strlen(arm))))
+			snprintf(s->name, sizeof(s->name), "%.*s (%.24s)",
+				 (int)(l - (size_t)(base - path) > 32 ? 32 : l - (size_t)(base - path)),
+				 base, arm);
+		else
+			snprintf(s->name, sizeof(s->name), "%.*s", (int)(l - (size_t)(base - path)),
+				 base);
+	}
 	else if (s->r[0]->host.arm[0])
 		snprintf(s->name, sizeof(s->name), "%s", s->r[0]->host.arm);
 	else
