@@ -61,7 +61,7 @@ static int cmp_p(const void *x, const void *y)
 /* Holm-Bonferroni step-down over the tested noisy metrics. */
 static void holm(struct gated *g, int n, double alpha)
 {
-	struct gated **s = calloc((size_t)n + 1, sizeof(*s));
+	struct gated **s = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*s));
 	int m = 0, stop = 0;
 	double run = 0;
 
