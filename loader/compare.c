@@ -1103,6 +1103,25 @@ static void arm_rows(const struct fb_cmp *c, struct table *t, const struct fb_ro
 	}
 }
 
+/* "trans_objects=10,025 destroy_passes=5" for one arm */
+static void ops_cell(const struct fb_row *row, int side, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < row->nm && o + 1 < len; k++) {
+		const struct fb_metric *m = row->m[k];
+		char v[40];
+
+		if (strncmp(m->name, "ops.", 4) || !(side ? m->nb : m->na))
+			continue;
+		fb_fmt_count(fb_median(side ? m->b : m->a, side ? m->nb : m->na), v, sizeof(v));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "", m->name + 4, v);
+	}
+	if (!buf[0])
+		snprintf(buf, len, "-");
+}
+
 static void notes_print(FILE *f, enum fb_fmt fmt, const char *s)
 {
 	if (fmt == FB_FMT_HTML) {
@@ -1163,13 +1182,13 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 					  "Wait total", "Wait avg", "Hold avg", "Hold p99", "Delta",
 					  "Verdict" };
 	static const char *const oh[] = { "Probe", "Arm", "Count", "Mean", "p99", "Delta", "Verdict" };
-	static const char *const wh[] = { "Workload", "Arm", "Wall time", "Delta", "Verdict" };
+	static const char *const wh[] = { "Workload", "Arm", "Wall time", "Ops", "Delta", "Verdict" };
 	static const char *const ch[] = { "Lock", "wait: Before", "After", "contentions: Before",
 					  "After", "Delta (wait)", "Verdict" };
 	static const char *const kh[] = { "Count", "Before", "After", "Per", "Ratio", "Verdict" };
 	static const char *const xh[] = { "Value", "Before", "After", "Delta", "Verdict" };
 	static const int fcols[] = { 0, 1, 2, 3, 4, 5 }, lcols[] = { 0, 6, 1, 2, 3, 4 };
-	static const int ocols[] = { 0, 1, 2 }, wcols[] = { 0 };
+	static const int ocols[] = { 0, 1, 2 }, wcols[] = { 0, -1 };
 	struct table t;
 	char title[200];
 
@@ -1199,10 +1218,16 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 	t_print(f, &t, fmt);
 	t_free(&t);
 
-	t_init(&t, "Workloads: wall time", 5, wh, 2);
+	t_init(&t, "Workloads: wall time (op counts: median per round)", 6, wh, 2);
+	t.left[3] = 1;
 	for (int i = 0; i < c->nrows; i++)
-		if (c->rows[i].kind == FB_ROW_WORKLOAD)
-			arm_rows(c, &t, &c->rows[i], wcols, 1);
+		if (c->rows[i].kind == FB_ROW_WORKLOAD) {
+			int first = t.nrows;
+
+			arm_rows(c, &t, &c->rows[i], wcols, 2);
+			for (int r = first; r < t.nrows; r++)
+				ops_cell(&c->rows[i], r - first, t.cell[r][3], TCELL);
+		}
 	t_print(f, &t, fmt);
 	t_free(&t);
 

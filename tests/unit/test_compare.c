@@ -320,6 +320,8 @@ static void test_good(void)
 	      "unavailable probe is noted");
 	CHECK(has_line(o, "kernfs_rwsem contentions", "20", "10", "x0.5", "changed (exact)", NULL),
 	      "lock contentions matched to the lock probe by name");
+	CHECK(has_line(o, "nft", "baseline", "trans_objects=2,000", "Baseline", NULL),
+	      "workload table shows wall time and op counts");
 	CHECK(has_line(o, "kernfs_rwsem", "baseline", "4,000", "20", NULL), "lock table has contentions");
 	CHECK(has_line(o, "&root->kernfs_rwsem", NULL), "contention table present");
 	free(o);
