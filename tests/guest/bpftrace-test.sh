@@ -8,8 +8,8 @@
 #   ./foliobench run --workload W --param ... --out F
 # while it is attached, stop it with SIGINT, and check that every
 # `@count[PROBE]: N` line it printed equals foliobench's count for PROBE in
-# F (.probes[] | select(.name == PROBE) | .stats[0].count, latency/hold
-# preferred).  A script that fails to attach, prints no count, or disagrees
+# F (.probes[] | select(.name == PROBE) | .stats[].count: latency, else
+# wait, then hold).  A script that fails to attach, prints no count, or disagrees
 # fails.  A script whose probe foliobench itself reports unavailable on this
 # kernel, and which also cannot attach, is skipped (e.g. the lockdep script
 # on a kernel without the lockdep patches).
@@ -54,6 +54,7 @@ cases=(
 	"nft_trans_destroy|nft|nf_tables_trans_destroy_work"
 	"kernfs_new_node|sysfs|kernfs_new_node"
 	"kernfs_add_one|sysfs|kernfs_add_one"
+	"kernfs_activate|sysfs|kernfs_activate"
 	"get_device_parent|sysfs|get_device_parent gdp_mutex"
 	"kernfs_rwsem|sysfs|kernfs_rwsem"
 	"kernfs_idr_lock|sysfs|kernfs_idr_lock"
@@ -101,16 +102,17 @@ params_for() {
 	esac
 }
 
-# fb_count JSON PROBE -> count of the probe's first stat (latency, else hold,
-# else wait), or "status:<status>" if it has no stats.
+# fb_count JSON PROBE -> the probe's count: its "latency" stat for
+# functions, its "wait" stat for locks (one per completed acquisition, as
+# the scripts count), else "status:<status>" if it has no stats.
 fb_count() {
 	jq -r --arg p "$2" '
 	  [.probes[] | select(.name == $p)] | first //
 	    {status: "missing"} |
 	  if (.stats // [] | length) > 0 then
 	    ([.stats[] | select(.name == "latency")] +
-	     [.stats[] | select(.name == "hold")] +
-	     [.stats[] | select(.name == "wait")] + .stats) | first | .count
+	     [.stats[] | select(.name == "wait")] +
+	     [.stats[] | select(.name == "hold")] + .stats) | first | .count
 	  else "status:" + (.status // "none") end' "$1"
 }
 
