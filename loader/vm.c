@@ -559,7 +559,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	fcntl(qerr[0], F_SETFL, O_NONBLOCK);
 
 	fmt(cmdline, sizeof(cmdline),
-	    "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable "
+	    "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable acpi=noirq "
 	    "root=fbroot rootfstype=9p "
 	    "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
 	    ",cache=loose ro init=/bin/sh%s%s -- %s",
