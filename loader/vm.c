@@ -461,6 +461,35 @@ static int write_job(const char *path, const char *cwd, const char *results,
 	return fclose(f) ? -1 : 0;
 }
 
+/*
+ * qemu's -d cpu_reset log says "Triple fault" when the guest kernel crashed
+ * too hard to print anything (TCG).  Notes it at the end of the console log
+ * (with whatever qemu logged after it); 1 if there was one.
+ */
+static int triple_fault(const char *qlog, const char *log)
+{
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap), *tf;
+	int len, found = 0;
+	FILE *f;
+
+	if (!buf)
+		return 0;
+	len = fb_read_file(qlog, buf, cap);
+	tf = len > 0 ? strstr(buf, "Triple fault") : NULL;
+	if (tf) {
+		found = 1;
+		f = fopen(log, "a");
+		if (f) {
+			fprintf(f, "\n---- foliobench: qemu's -d cpu_reset log ----\n%.4000s\n",
+				tf);
+			fclose(f);
+		}
+	}
+	free(buf);
+	return found;
+}
+
 static double secs_since(uint64_t t0)
 {
 	return (double)(fb_now_ns() - t0) / 1e9;
@@ -477,7 +506,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	char results[PATH_MAX], log[PATH_MAX], repo[PATH_MAX], init[PATH_MAX];
 	char cmdline[4096], smp[16], fs_root[PATH_MAX + 128], fs_res[PATH_MAX + 128];
 	char fs_ctl[PATH_MAX + 128], ch_out[PATH_MAX + 64], ch_err[PATH_MAX + 64];
-	char ch_con[PATH_MAX + 64], buf[64];
+	char ch_con[PATH_MAX + 64], buf[64], qlog[PATH_MAX];
 	struct relay rl[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
 	int wfd[2] = { -1, -1 }, qerr[2] = { -1, -1 };
 	int ret = FB_VM_NOSTART, status = 0, timed_out = 0, started = 0;
@@ -572,6 +601,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	    "local,id=fbres,path=%s,security_model=none,multidevs=remap", results);
 	fmt(fs_ctl, sizeof(fs_ctl),
 	    "local,id=fbctl,path=%s,security_model=none", share);
+	fmt(qlog, sizeof(qlog), "%s/qemu.log", tmpl);
 	fmt(ch_con, sizeof(ch_con), "file,id=con,path=%s", log);
 	fmt(ch_out, sizeof(ch_out), "pipe,id=fbout,path=%s/out", tmpl);
 	fmt(ch_err, sizeof(ch_err), "pipe,id=fberr,path=%s/err", tmpl);
@@ -634,6 +664,10 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	qa[na++] = ch_err;
 	qa[na++] = "-device";
 	qa[na++] = "virtserialport,bus=vser.0,nr=2,chardev=fberr,name=fb.err";
+	qa[na++] = "-d";
+	qa[na++] = "cpu_reset";	/* logs "Triple fault" (TCG) */
+	qa[na++] = "-D";
+	qa[na++] = qlog;
 	qa[na] = NULL;
 
 	if (fb_verbose()) {
@@ -789,6 +823,16 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		if (lingered && !o->quiet)
 			fb_info("vm: guest did not power off within %ds of the command's end; killed",
 				GRACE_S);
+	} else if (triple_fault(qlog, log)) {
+		vm_fail("guest kernel triple-faulted (qemu: \"Triple fault\", nothing in the console) %s the command (console log %s)",
+			started ? "while running" : "before running", log);
+		print_tail(log, 12);
+		ret = FB_VM_SPLAT;
+	} else if (started) {
+		vm_fail("guest reset or powered off while the command ran: no exit status, no splat in the console log %s",
+			log);
+		print_tail(log, 15);
+		ret = FB_VM_SPLAT;
 	} else {
 		fmt(p, sizeof(p), "%s/setup-error", share);
 		if (fb_read_file(p, buf, sizeof(buf)) > 0) {
@@ -809,9 +853,9 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 			up = atof(buf);
 		fb_info("vm: exit %d; boot to command %.1fs (guest uptime %.1fs), total %.1fs",
 			ret, o->boot_s, up, o->total_s);
-	}
-	else if (!o->quiet && !vm_sig)
+	} else if (!o->quiet && !vm_sig) {
 		fb_info("vm: exit %d after %.1fs", ret, o->total_s);
+	}
 
 restore:
 	sigaction(SIGINT, &old_int, NULL);
