@@ -6,15 +6,13 @@
  *  - lock:contention_begin/end: wait time per lock address (raw tracepoints)
  *  - kmem:kmalloc: allocations whose call site lies inside one function
  *    (e.g. nft_trans_alloc), counted with their size, into a histogram slot
- *  - lock:lock_acquire/lock_release (+ lock_contended/lock_acquired with
- *    LOCK_STAT): write acquisitions, hold and wait time of watched lock
- *    instances, keyed by their struct lockdep_map (CONFIG_LOCKDEP kernels)
  *  - sys_enter: a one-shot pointer reader used by the loader to resolve lock
  *    instances that live behind a pointer (sysfs_root->kernfs_rwsem)
  *
- * Recursion: these run inside lockdep's hooks and take map bucket locks,
- * which call lock_acquire again; the nested run is skipped by the BPF
- * per-program recursion counter (bpf_trace_run), never re-entered.
+ * Not here, on purpose: programs on lockdep's lock:lock_acquire/release.
+ * On our PROVE_LOCKING guests under TCG even a bpftrace count() there
+ * stalled RCU, and a filtered foliobench program triple-faulted the guest;
+ * lock rows read /proc/lock_stat instead (probes.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -53,27 +51,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct fb_start);
 } cstart SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, u32);
-	__type(value, struct fb_start);
-} lstart SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FB_MAX_LOCKS);
-	__type(key, u64);
-	__type(value, struct fb_watch);
-} lockw SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, FB_MAX_LOCKS);
-	__type(key, u32);
-	__type(value, struct fb_owner);
-} owner SEC(".maps");
 
 SEC("raw_tp/contention_begin")
 int BPF_PROG(fb_cont_begin, void *lock, unsigned int flags)
@@ -124,87 +101,6 @@ int BPF_PROG(fb_kmalloc, unsigned long call_site, const void *ptr,
 			break;
 		}
 	}
-	return 0;
-}
-
-SEC("raw_tp/lock_acquire")
-int BPF_PROG(fb_lock_acquire, void *lock, unsigned int subclass, int trylock, int read)
-{
-	u64 key = (u64)lock;
-	struct fb_watch *w;
-	struct fb_owner *o;
-	u32 idx;
-
-	if (read)
-		return 0;
-	w = bpf_map_lookup_elem(&lockw, &key);
-	if (!w)
-		return 0;
-	idx = w->lock;
-	o = bpf_map_lookup_elem(&owner, &idx);
-	if (o) {
-		o->tid = (u32)bpf_get_current_pid_tgid();
-		o->ts = bpf_ktime_get_ns();
-	}
-	return 0;
-}
-
-SEC("raw_tp/lock_contended")
-int BPF_PROG(fb_lock_contended, void *lock)
-{
-	u32 tid = (u32)bpf_get_current_pid_tgid();
-	struct fb_start s = { .arg0 = (u64)lock };
-	u64 key = (u64)lock;
-
-	if (!bpf_map_lookup_elem(&lockw, &key))
-		return 0;
-	s.ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&lstart, &tid, &s, BPF_ANY);
-	return 0;
-}
-
-SEC("raw_tp/lock_acquired")
-int BPF_PROG(fb_lock_acquired, void *lock)
-{
-	u32 tid = (u32)bpf_get_current_pid_tgid(), idx;
-	u64 key = (u64)lock, now;
-	struct fb_watch *w = bpf_map_lookup_elem(&lockw, &key);
-	struct fb_owner *o;
-	struct fb_start *s;
-
-	if (!w)
-		return 0;
-	idx = w->lock;
-	o = bpf_map_lookup_elem(&owner, &idx);
-	if (!o || o->tid != tid)
-		return 0;		/* a reader, or not tracked */
-	now = bpf_ktime_get_ns();
-	s = bpf_map_lookup_elem(&lstart, &tid);
-	if (s && s->arg0 == key) {
-		record(w->wait_slot, now - s->ts);
-		bpf_map_delete_elem(&lstart, &tid);
-	}
-	o->ts = now;			/* hold time starts once acquired */
-	return 0;
-}
-
-SEC("raw_tp/lock_release")
-int BPF_PROG(fb_lock_release, void *lock)
-{
-	u32 tid = (u32)bpf_get_current_pid_tgid(), idx;
-	u64 key = (u64)lock;
-	struct fb_watch *w = bpf_map_lookup_elem(&lockw, &key);
-	struct fb_owner *o;
-
-	if (!w)
-		return 0;
-	idx = w->lock;
-	o = bpf_map_lookup_elem(&owner, &idx);
-	if (!o || o->tid != tid || !o->ts)
-		return 0;
-	record(w->hold_slot, bpf_ktime_get_ns() - o->ts);
-	o->ts = 0;
-	o->tid = 0;
 	return 0;
 }
 

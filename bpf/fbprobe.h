@@ -5,22 +5,12 @@
 
 #include "fbhist.h"
 
-/*
- * Value of the `watched` maps: fbfunc's is keyed by a function's first
- * argument (filter), fbcont's by a lock's struct lockdep_map address.
- */
+/* Value of fbfunc's `watched` map, keyed by a function's first argument. */
 struct fb_watch {
 	unsigned int wait_slot;
 	unsigned int hold_slot;
-	unsigned int lock;	/* index into `owner` */
+	unsigned int lock;
 	unsigned int pad;
-};
-
-/* Current write holder of a watched lock. */
-struct fb_owner {
-	unsigned int tid;
-	unsigned int pad;
-	unsigned long long ts;	/* lock_acquire, or lock_acquired after a wait */
 };
 
 struct fb_start_key {

@@ -5,8 +5,8 @@
 
 enum fb_kind {
 	FB_FUNC,	/* function latency: fentry/fexit, else kprobe/kretprobe */
-	FB_LOCK,	/* one lock instance: write acquisitions, hold and wait
-			 * time, from lockdep's lock tracepoints */
+	FB_LOCK,	/* one lock class: write acquisitions, hold and wait
+			 * time, from /proc/lock_stat (LOCK_STAT kernels) */
 	FB_CALLSITE,	/* kmem:kmalloc from inside a function (tracepoint) */
 	FB_CONTENTION,	/* lock:contention_begin/end by lock address */
 };
@@ -28,8 +28,8 @@ struct fb_probe_def {
 	int filter_from;		/* FB_FUNC: syms[i >= this] filter on inst */
 	int inst_deref;
 	const char *inst_member;
-	/* FB_LOCK: the lock's type, whose dep_map the lock tracepoints pass */
-	const char *lock_type;		/* rw_semaphore | mutex | raw_spinlock */
+	/* FB_LOCK: the lockdep class name as /proc/lock_stat prints it */
+	const char *lock_class;
 	const char *workload;		/* the workload that drives it */
 	const char *proves;		/* what the row shows about the series */
 };

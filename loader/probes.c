@@ -6,12 +6,12 @@
  * the reasons of both attempts.  Each hooked function gets its own instance
  * of the generic fbfunc object (rodata: slot, filter), retargeted with
  * bpf_program__set_attach_target(); all instances share the loader-created
- * maps.  Lock rows resolve their instance address here (kallsyms, an
- * optional pointer read by a raw tracepoint program, BTF member offsets of
- * the lock and of its lockdep_map) and put it in fbcont's `lockw` map that
- * the lock tracepoint programs filter on.  Tracepoint rows (locks,
- * contention, kmalloc call sites) use fbcont, which also loads on kernels
- * that refuse tracing programs.
+ * maps.  Lock rows read their class from /proc/lock_stat (zeroed when the
+ * session opens) on LOCK_STAT kernels; their instance address is still
+ * resolved here (kallsyms, an optional pointer read by a raw tracepoint
+ * program, a BTF member offset) to name them in the contention table.
+ * Tracepoint rows (contention, kmalloc call sites) use fbcont, which also
+ * loads on kernels that refuse tracing programs.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -59,7 +59,6 @@ struct fb_session {
 	int nrows;
 	int nslots;
 	int nlocks;
-	int lock_tp;			/* lock tracepoints: 1 attached, -errno failed */
 	char liblog[4096];		/* last libbpf messages, for reasons */
 };
 
@@ -264,7 +263,7 @@ static void set_status(struct row *r, const char *status, const char *method, co
 	snprintf(r->res.symbol, sizeof(r->res.symbol), "%s", sym);
 }
 
-static int watch(struct fb_session *s, int map_fd, uint64_t addr, int wait_slot, int hold_slot)
+static int watch(struct fb_session *s, uint64_t addr, int wait_slot, int hold_slot)
 {
 	struct fb_watch w = {
 		.wait_slot = (unsigned int)wait_slot,
@@ -275,7 +274,7 @@ static int watch(struct fb_session *s, int map_fd, uint64_t addr, int wait_slot,
 	if (s->nlocks == FB_MAX_LOCKS)
 		return -1;
 	s->nlocks++;
-	return bpf_map_update_elem(map_fd, &addr, &w, BPF_ANY);
+	return bpf_map_update_elem(s->watched_fd, &addr, &w, BPF_ANY);
 }
 
 static void attach_func_row(struct fb_session *s, struct row *r)
@@ -291,7 +290,7 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 			reason_add(r, "%s: filter instance %s unresolved", d->syms[i], d->inst_sym);
 			continue;
 		}
-		if (filter && watch(s, s->watched_fd, r->inst, slot, slot) < 0) {
+		if (filter && watch(s, r->inst, slot, slot) < 0) {
 			reason_add(r, "cannot watch %s", d->inst_sym);
 			continue;
 		}
@@ -372,68 +371,84 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	r->inst = addr + (uint64_t)off;
 }
 
-/* ---- lock rows: lockdep's lock tracepoints ---- */
+/* ---- lock rows: /proc/lock_stat ---- */
 
-static int attach_lock_tracepoints(struct fb_session *s)
-{
-	struct fbcont_bpf *c = s->cont;
-
-	if (s->lock_tp)
-		return s->lock_tp;
-	c->links.fb_lock_acquire = bpf_program__attach(c->progs.fb_lock_acquire);
-	c->links.fb_lock_release = c->links.fb_lock_acquire ?
-				   bpf_program__attach(c->progs.fb_lock_release) : NULL;
-	s->lock_tp = c->links.fb_lock_release ? 1 : -errno;
-	if (s->lock_tp < 0)
-		return s->lock_tp;
-	/* wait time needs CONFIG_LOCK_STAT; holds and acquisitions do not */
-	c->links.fb_lock_contended = bpf_program__attach(c->progs.fb_lock_contended);
-	if (c->links.fb_lock_contended)
-		c->links.fb_lock_acquired = bpf_program__attach(c->progs.fb_lock_acquired);
-	return 1;
-}
-
+/*
+ * Why not BPF: trampolines on _raw_spin_lock/mutex_lock/down_write faulted
+ * TCG guests (text poking of code other CPUs run constantly), and programs
+ * on lockdep's lock:lock_acquire/release stalled RCU there.  lock_stat
+ * counts exactly what the seed's tables show, per lock class.
+ */
 static void attach_lock_row(struct fb_session *s, struct row *r)
 {
-	const struct fb_probe_def *d = r->def;
-	int hold = new_slot(s, r, "hold", "ns"), wait = new_slot(s, r, "wait", "ns");
-	char path[64];
-	long off;
-	int err;
+	new_slot(s, r, "hold", "ns");
+	new_slot(s, r, "wait", "ns");
+	if (access("/proc/lock_stat", R_OK | W_OK)) {
+		set_status(r, "unavailable", "-", "-");
+		reason_add(r, "no /proc/lock_stat: needs CONFIG_LOCK_STAT (lockstat flavour)");
+		return;
+	}
+	set_status(r, "attached", "lock_stat", r->def->lock_class);
+	reason_add(r, "lock_stat class %s: every instance of the class, write side; "
+		   "no per-sample histogram", r->def->lock_class);
+}
 
-	set_status(r, "unavailable", "-", "-");
-	if (!r->inst)
-		return;		/* reason already given by resolve() */
-	snprintf(path, sizeof(path), "%s.dep_map", d->lock_type);
-	off = member_offset(s, path);
-	if (off < 0) {
-		reason_add(r, "%s has no dep_map: lock tracepoints need CONFIG_LOCKDEP "
-			   "(lockstat flavour)", d->lock_type);
+/* lock_stat prints microseconds with two decimals */
+static uint64_t us_to_ns(double us)
+{
+	return us > 0 ? (uint64_t)(us * 1000.0 + 0.5) : 0;
+}
+
+/* One class line: "name[-W|-R]: 12 numbers". */
+static void lock_stat_line(struct fb_session *s, const char *line)
+{
+	char cls[128];
+	double v[12];
+	size_t n;
+
+	if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
+		   cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+		   &v[9], &v[10], &v[11]) != 13)
 		return;
+	n = strlen(cls);
+	if (n > 2 && !strcmp(cls + n - 2, "-R"))
+		return;			/* read side: not what the rows count */
+	if (n > 2 && !strcmp(cls + n - 2, "-W"))
+		cls[n - 2] = '\0';
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
+		struct fb_hist *hold = &r->res.stats[0].h, *wait = &r->res.stats[1].h;
+
+		if (r->def->kind != FB_LOCK || strcmp(r->res.method, "lock_stat") ||
+		    strcmp(cls, r->def->lock_class))
+			continue;
+		/* contentions waittime-min max total avg acq-bounces acquisitions ... */
+		wait->count = (uint64_t)v[1];
+		wait->min = us_to_ns(v[2]);
+		wait->max = us_to_ns(v[3]);
+		wait->sum = us_to_ns(v[4]);
+		hold->count = (uint64_t)v[7];
+		hold->min = us_to_ns(v[8]);
+		hold->max = us_to_ns(v[9]);
+		hold->sum = us_to_ns(v[10]);
 	}
-	if (!s->cont) {
-		reason_add(r, "tracepoint programs did not load");
-		return;
-	}
-	if (watch(s, bpf_map__fd(s->cont->maps.lockw), r->inst + (uint64_t)off, wait, hold) < 0) {
-		reason_add(r, "cannot watch the lock (more than %d locks)", FB_MAX_LOCKS);
-		return;
-	}
-	err = attach_lock_tracepoints(s);
-	if (err < 0) {
-		reason_add(r, "lock:lock_acquire/lock_release: %s (needs CONFIG_LOCKDEP)",
-			   strerror(-err));
-		return;
-	}
-	set_status(r, "attached", "raw_tp", "lock_acquire/lock_release");
-	snprintf(r->res.reason, sizeof(r->res.reason), "lock at 0x%llx%s",
-		 (unsigned long long)r->inst, s->cont->links.fb_lock_acquired ? "" :
-		 "; no wait times (needs CONFIG_LOCK_STAT)");
+}
+
+static void collect_lock_stat(struct fb_session *s)
+{
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/lock_stat", "r");
+	while (f && fgets(line, sizeof(line), f))
+		lock_stat_line(s, line);
+	if (f)
+		fclose(f);
 }
 
 /* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
 
-static int open_cont(struct fb_session *s, int want_cont, int want_locks)
+static int open_cont(struct fb_session *s, int want_cont)
 {
 	struct fbcont_bpf *c = fbcont_bpf__open();
 	unsigned int nsites = 0, nderef = 0;
@@ -460,10 +475,6 @@ static int open_cont(struct fb_session *s, int want_cont, int want_locks)
 	bpf_program__set_autoload(c->progs.fb_kmalloc, nsites > 0);
 	bpf_program__set_autoload(c->progs.fb_cont_begin, want_cont);
 	bpf_program__set_autoload(c->progs.fb_cont_end, want_cont);
-	bpf_program__set_autoload(c->progs.fb_lock_acquire, want_locks);
-	bpf_program__set_autoload(c->progs.fb_lock_release, want_locks);
-	bpf_program__set_autoload(c->progs.fb_lock_contended, want_locks);
-	bpf_program__set_autoload(c->progs.fb_lock_acquired, want_locks);
 	err = bpf_map__reuse_fd(c->maps.hist, s->hist_fd);
 	if (!err)
 		err = bpf_map__reuse_fd(c->maps.stats, s->stats_fd);
@@ -537,8 +548,7 @@ static void attach_tracepoints(struct fb_session *s)
 
 /* ---- session ---- */
 
-static void init_rows(struct fb_session *s, const char *const *pat, int npat,
-		      int *want_cont, int *want_locks)
+static void init_rows(struct fb_session *s, const char *const *pat, int npat, int *want_cont)
 {
 	for (int i = 0; i < fb_nprobes; i++) {
 		const struct fb_probe_def *d = &fb_probes[i];
@@ -556,15 +566,13 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat,
 			new_slot(s, r, "size", "B");
 		if (d->kind == FB_CONTENTION)
 			*want_cont = 1;
-		if (d->kind == FB_LOCK)
-			*want_locks = 1;
 	}
 }
 
 struct fb_session *fb_session_open(const char *const *pat, int npat)
 {
 	struct fb_session *s = calloc(1, sizeof(*s));
-	int want_cont = 0, want_locks = 0, err;
+	int want_cont = 0, err;
 
 	if (!s) {
 		fb_err("out of memory");
@@ -579,8 +587,8 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 		fb_session_close(s);
 		return NULL;
 	}
-	init_rows(s, pat, npat, &want_cont, &want_locks);
-	err = open_cont(s, want_cont, want_locks);
+	init_rows(s, pat, npat, &want_cont);
+	err = open_cont(s, want_cont);
 	if (err)
 		fb_info("tracepoint programs did not load: %s", strerror(-err));
 	for (int i = 0; i < s->nrows; i++) {
@@ -594,6 +602,8 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 			attach_lock_row(s, r);
 	}
 	attach_tracepoints(s);
+	if (!access("/proc/lock_stat", W_OK))
+		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
 	return s;
 }
 
@@ -687,6 +697,8 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
 
+		if (r->def->kind == FB_LOCK)
+			continue;	/* filled from lock_stat below */
 		for (int j = 0; j < r->res.nstats; j++) {
 			char unit[8];
 
@@ -696,8 +708,10 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 			if (!strcmp(r->res.status, "attached"))
 				read_slot(s, r->slot[j], &r->res.stats[j].h);
 		}
-		res->probes[res->nprobes++] = r->res;
 	}
+	collect_lock_stat(s);
+	for (int i = 0; i < s->nrows; i++)
+		res->probes[res->nprobes++] = s->rows[i].res;
 	collect_contention(s, res);
 }
 

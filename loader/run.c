@@ -141,46 +141,9 @@ static void run_workload(const struct fb_workload *w, const struct fb_params *p,
 	fb_info("workload %s: %s in %.2f s", w->name, wr->status, (double)wr->wall_ns / 1e9);
 }
 
-/* lock_stat: zero it before, keep our locks' acquisition counts after. */
-static void lock_stat_reset(void)
-{
-	if (!access("/proc/lock_stat", W_OK))
-		fb_write_file("/proc/lock_stat", "0\n");
-}
-
-static void lock_stat_collect(struct fb_result *r)
-{
-	static const char *const names[] = { "kernfs_rwsem", "kernfs_idr_lock", "gdp_mutex" };
-	char line[512], key[96];
-	FILE *f = fopen("/proc/lock_stat", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		char cls[128];
-		double v[11];
-
-		/* class: con-bounces contentions wait-min max total avg acq-bounces acquisitions ... */
-		if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
-			   cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
-			   &v[8], &v[9], &v[10]) != 12)
-			continue;
-		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-			if (!strstr(cls, names[i]))
-				continue;
-			snprintf(key, sizeof(key), "lock_stat.%.48s.acquisitions", cls);
-			fb_extra_set(r, key, v[7]);
-			snprintf(key, sizeof(key), "lock_stat.%.48s.contentions", cls);
-			fb_extra_set(r, key, v[1]);
-			snprintf(key, sizeof(key), "lock_stat.%.48s.holdtime_total_us", cls);
-			fb_extra_set(r, key, v[10]);
-		}
-	}
-	if (f)
-		fclose(f);
-}
-
 static void print_table(const struct fb_result *r)
 {
-	printf("\n%-30s %-11s %-7s %10s %14s %11s %11s %11s\n", "Probe", "Status", "Method",
+	printf("\n%-30s %-11s %-9s %10s %14s %11s %11s %11s\n", "Probe", "Status", "Method",
 	       "Calls", "Total (us)", "Avg (us)", "p50 (us)", "p99 (us)");
 	for (int i = 0; i < r->nprobes; i++) {
 		const struct fb_probe_result *p = &r->probes[i];
@@ -192,14 +155,19 @@ static void print_table(const struct fb_result *r)
 
 			snprintf(name, sizeof(name), p->nstats > 1 ? "%s.%s" : "%s", p->name,
 				 p->stats[j].name);
-			printf("%-30s %-11s %-7s %10llu %14.2f %11.3f %11.3f %11.3f%s\n", name,
+			char p50[24] = "-", p99[24] = "-";
+
+			if (fb_hist_percentile(h, 100) > 0) {	/* has buckets */
+				snprintf(p50, sizeof(p50), "%.3f", fb_hist_percentile(h, 50) / div);
+				snprintf(p99, sizeof(p99), "%.3f", fb_hist_percentile(h, 99) / div);
+			}
+			printf("%-30s %-11s %-9s %10llu %14.2f %11.3f %11s %11s%s\n", name,
 			       p->status, p->method, (unsigned long long)h->count,
-			       (double)h->sum / div, fb_hist_mean(h) / div,
-			       fb_hist_percentile(h, 50) / div, fb_hist_percentile(h, 99) / div,
+			       (double)h->sum / div, fb_hist_mean(h) / div, p50, p99,
 			       div == 1 ? " (bytes)" : "");
 		}
 		if (!p->nstats)
-			printf("%-30s %-11s %-7s\n", p->name, p->status, p->method);
+			printf("%-30s %-11s %-9s\n", p->name, p->status, p->method);
 		if (strcmp(p->status, "attached") && p->reason[0])
 			printf("    why: %s\n", p->reason);
 	}
@@ -258,13 +226,11 @@ int cmd_run(int argc, char **argv)
 	}
 	fb_info("%d probes attached", fb_session_attached(s));
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
-	lock_stat_reset();
 	for (int i = 0; i < o.nwl && !fb_stop; i++)
 		run_workload(fb_workload_find(o.wl[i]), &o.params, &r->workloads[r->nworkloads++]);
 	fb_session_collect(s, r);
 	fb_session_close(s);
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
-	lock_stat_collect(r);
 	print_table(r);
 	if (!o.out)
 		o.out = default_out(outbuf, sizeof(outbuf));

@@ -22,7 +22,7 @@ static void test_probes(void)
 			dup += !strcmp(d->name, fb_probes[j].name);
 		series += !known_series(d->series);
 		syms += (d->kind == FB_FUNC || d->kind == FB_CALLSITE) && !d->syms[0];
-		locks += d->kind == FB_LOCK && (!d->inst_sym || !d->lock_type);
+		locks += d->kind == FB_LOCK && (!d->inst_sym || !d->lock_class);
 		wl += d->workload && !fb_workload_find(d->workload);
 		doc += !d->proves || !*d->proves;
 		slots += d->kind == FB_LOCK ? 2 : d->kind == FB_CONTENTION ? 0 : 1;
@@ -32,7 +32,7 @@ static void test_probes(void)
 	CHECKF(!dup, "probe names are unique");
 	CHECKF(!series, "every probe names a known series");
 	CHECKF(!syms, "function and call-site rows name a symbol");
-	CHECKF(!locks, "lock rows name an instance and its lock type");
+	CHECKF(!locks, "lock rows name an instance and its lock_stat class");
 	CHECKF(!wl, "every probe's workload exists");
 	CHECKF(!doc, "every probe says what it shows");
 	CHECKF(slots <= FB_MAX_SLOTS && fb_nprobes <= FB_MAX_PROBES,
