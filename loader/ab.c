@@ -70,6 +70,9 @@ static void ab_usage(FILE *f)
 "  --flavour F       config flavour of arm-named kernels (perf)\n"
 "  --out DIR         results directory (results/ab-<time>)\n"
 "  --timeout S       per boot (600)\n"
+"  --append ARGS     extra kernel command line for both arms\n"
+"                    (e.g. nf_tables.foliobench_inject_ns=150)\n"
+"  --probes GLOB     only these probes in the guest runs (repeatable)\n"
 "  --smp N, --mem M, --accel A, --allow REGEX   as for foliobench vm\n"
 "\n"
 "Writes DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and\n"
@@ -333,6 +336,8 @@ int cmd_ab(int argc, char **argv)
 		{ "mem", required_argument, NULL, 'm' },
 		{ "accel", required_argument, NULL, 'a' },
 		{ "allow", required_argument, NULL, 'l' },
+		{ "append", required_argument, NULL, 'x' },
+		{ "probes", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -341,10 +346,10 @@ int cmd_ab(int argc, char **argv)
 		{ .name = "patched", .spec = "patched" },
 	};
 	const char *wl[AB_MAX_WL], *params[AB_MAX_PARAMS], *flavour = "perf";
-	const char *out_opt = NULL;
+	const char *out_opt = NULL, *extra_append = "", *probes[AB_MAX_WL];
 	char out[PATH_MAX], repo[PATH_MAX], exe[PATH_MAX], started[32], ts[32];
-	char append[2][64], label[2][64];
-	int nwl = 0, nparams = 0, rounds = 3, nruns = 0, failed = 0;
+	char append[2][512], label[2][64];
+	int nwl = 0, nparams = 0, nprobes = 0, rounds = 3, nruns = 0, failed = 0;
 	struct fb_vm_opts vo = { 0 };
 	struct ab_run *runs;
 	uint64_t v, t0;
@@ -416,6 +421,16 @@ int cmd_ab(int argc, char **argv)
 			}
 			vo.allow[vo.nallow++] = optarg;
 			break;
+		case 'x':
+			extra_append = optarg;
+			break;
+		case 'P':
+			if (nprobes == AB_MAX_WL) {
+				fb_err("ab: at most %d --probes", AB_MAX_WL);
+				return 2;
+			}
+			probes[nprobes++] = optarg;
+			break;
 		case 'h':
 			ab_usage(stdout);
 			return 0;
@@ -484,7 +499,7 @@ int cmd_ab(int argc, char **argv)
 	for (int r = 1; r <= rounds && !fb_stop; r++) {
 		for (int a = 0; a < 2 && !fb_stop; a++) {
 			struct ab_run *run = &runs[nruns];
-			const char *gargv[8 + 2 * AB_MAX_WL + 2 * AB_MAX_PARAMS];
+			const char *gargv[8 + 4 * AB_MAX_WL + 2 * AB_MAX_PARAMS];
 			int ng = 0;
 
 			run->round = r;
@@ -494,7 +509,8 @@ int cmd_ab(int argc, char **argv)
 			fmt(run->console, sizeof(run->console),
 			    "%s/%s/console-round-%d.log", out, arms[a].name, r);
 			unlink(run->result);
-			fmt(append[a], sizeof(append[a]), "foliobench.arm=%s", arms[a].name);
+			fmt(append[a], sizeof(append[a]), "foliobench.arm=%s %s", arms[a].name,
+			    extra_append);
 			fmt(label[a], sizeof(label[a]), "%s", arms[a].name);
 			gargv[ng++] = exe;
 			gargv[ng++] = "run";
@@ -507,6 +523,10 @@ int cmd_ab(int argc, char **argv)
 			for (int i = 0; i < nparams; i++) {
 				gargv[ng++] = "--param";
 				gargv[ng++] = params[i];
+			}
+			for (int i = 0; i < nprobes; i++) {
+				gargv[ng++] = "--probes";
+				gargv[ng++] = probes[i];
 			}
 			gargv[ng++] = "--out";
 			gargv[ng++] = run->result;
