@@ -150,8 +150,10 @@ fb_run() {
 # BEGIN line ("Tracing ...") shows it attached.  0 if attached.
 bt_start() {
 	local i
-	# setsid: a Ctrl-C at the terminal must not reach bpftrace early.
-	setsid timeout -s INT -k 10 "$tmo" bpftrace "$1" >"$2" 2>&1 &
+	# setsid: a Ctrl-C at the terminal must not reach bpftrace early.  No
+	# timeout -k: detaching trampolines can take well over 10 s under TCG
+	# (the first run's bpftrace was SIGKILLed before printing its maps).
+	setsid timeout -s INT "$tmo" bpftrace "$1" >"$2" 2>&1 &
 	bt_pid=$!
 	for i in $(seq 1 600); do	# bpftrace 0.17 starts slowly under TCG
 		if grep -q '^Tracing ' "$2"; then
