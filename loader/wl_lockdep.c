@@ -15,15 +15,24 @@
  * graph only grows while the devices exist.  Ports (netdevs) add few
  * entries (measured ~34 per device with one port, ~31 without) but make
  * creation and removal several times slower, so the default is ports=0.
- * On the 7.3.4 lockstat guest (~3000 entries after boot) the array fills
- * at ~925 devices; the default of 1200 leaves a margin.  When it is full,
- * alloc_list_entry() prints "BUG: MAX_LOCKDEP_ENTRIES too low!" and turns
- * lockdep off (debug_locks = 0); the suite reports that as lockdep_off=1
- * rather than failing.
+ * Each device also adds ~284 "dependency chain hlocks" (new lock chains
+ * through its class) out of MAX_LOCKDEP_CHAIN_HLOCKS (327680 with
+ * LOCKDEP_CHAINS_BITS=16).  Measured on the 7.3.4 lockstat guest (~3000
+ * entries and ~9400 hlocks after boot): the list_entries array fills at
+ * ~925 devices, the chain hlocks at ~1120.  So the default of 1000 makes
+ * the baseline run out of list entries while a kernel whose list entries
+ * can grow (the folio-pool lockdep patches) stays below the chain limit;
+ * above ~1100 devices every kernel turns lockdep off.  When the array is
+ * full, alloc_list_entry() prints "BUG: MAX_LOCKDEP_ENTRIES too low!" and
+ * turns lockdep off (debug_locks = 0); the workload reports that as
+ * lockdep_off=1 rather than failing.
  *
  * ops (from /proc/lockdep_stats, kernel/locking/lockdep_proc.c):
  *   lockdep_deps_before/peak/after  "direct dependencies" (nr_list_entries)
- *   lockdep_deps_max                its "[max: N]" (MAX_LOCKDEP_ENTRIES)
+ *   lockdep_deps_max                its "[max: N]" (MAX_LOCKDEP_ENTRIES),
+ *                                   0 when the kernel prints none
+ *   lockdep_chain_hlocks_before/peak/after/max
+ *                                   "dependency chain hlocks used"
  *   lockdep_classes_before/peak/after  "lock-classes"
  *   lockdep_off                     1 if debug_locks went 1 -> 0 in the run
  *   iterations, devices (created), devices_removed
@@ -45,13 +54,29 @@ struct ld_cfg {
 };
 
 struct ld_stats {
-	uint64_t deps, deps_max, classes, debug_locks;
+	uint64_t deps, deps_max, classes, debug_locks, hlocks, hlocks_max;
 };
+
+/*
+ * N of "[max: N]" on the line of key, or 0 (the folio-pool lockdep
+ * patches print "[dynamic: ...]" for direct dependencies instead).
+ */
+static uint64_t stat_max(const char *text, const char *key)
+{
+	const char *s = strstr(text, key), *eol, *m;
+
+	if (!s)
+		return 0;
+	eol = strchr(s, '\n');
+	m = strstr(s, "[max:");
+	if (!m || (eol && m > eol))
+		return 0;
+	return strtoull(m + 5, NULL, 10);
+}
 
 static int read_stats(struct ld_stats *st)
 {
 	char buf[8192];
-	const char *s;
 
 	if (fb_read_file(LOCKDEP_STATS, buf, sizeof(buf)) < 0) {
 		fb_err(WL ": cannot read " LOCKDEP_STATS ": %s",
@@ -64,17 +89,17 @@ static int read_stats(struct ld_stats *st)
 		fb_err(WL ": unexpected " LOCKDEP_STATS " format");
 		return -1;
 	}
-	st->deps_max = 0;
-	s = strstr(buf, "direct dependencies:");
-	s = s ? strstr(s, "[max:") : NULL;
-	if (s)
-		st->deps_max = strtoull(s + 5, NULL, 10);
+	/* absent without PROVE_LOCKING's chain accounting: keep 0 */
+	st->hlocks = 0;
+	wl_parse_stat(buf, "dependency chain hlocks used", &st->hlocks);
+	st->deps_max = stat_max(buf, "direct dependencies:");
+	st->hlocks_max = stat_max(buf, "dependency chain hlocks used:");
 	return 0;
 }
 
 static int ld_cfg(const struct fb_params *p, struct ld_cfg *c)
 {
-	c->devices = (unsigned int)fb_param_u64(p, WL, "devices", 1200);
+	c->devices = (unsigned int)fb_param_u64(p, WL, "devices", 1000);
 	c->ports = (unsigned int)fb_param_u64(p, WL, "ports", 0);
 	c->iterations = (unsigned int)fb_param_u64(p, WL, "iterations", 1);
 	c->threads = (unsigned int)fb_param_u64(p, WL, "threads", 2);
@@ -117,6 +142,7 @@ static int iteration(const struct ld_cfg *c, unsigned char *state,
 	if (!err && !read_stats(&st)) {
 		note_peak(ops, "lockdep_deps_peak", st.deps);
 		note_peak(ops, "lockdep_classes_peak", st.classes);
+		note_peak(ops, "lockdep_chain_hlocks_peak", st.hlocks);
 	}
 	saved = fb_stop;
 	fb_stop = 0;	/* removal must finish even after Ctrl-C */
@@ -143,6 +169,8 @@ static int lockdep_child(const struct fb_params *p, struct fb_counts *ops,
 	fb_count_set(ops, "lockdep_deps_before", before.deps);
 	fb_count_set(ops, "lockdep_deps_max", before.deps_max);
 	fb_count_set(ops, "lockdep_classes_before", before.classes);
+	fb_count_set(ops, "lockdep_chain_hlocks_before", before.hlocks);
+	fb_count_set(ops, "lockdep_chain_hlocks_max", before.hlocks_max);
 	fb_count_set(ops, "iterations", 0);
 	state = calloc(c->devices, 1);
 	if (!state) {
@@ -161,6 +189,7 @@ static int lockdep_child(const struct fb_params *p, struct fb_counts *ops,
 		return -1;
 	fb_count_set(ops, "lockdep_deps_after", after.deps);
 	fb_count_set(ops, "lockdep_classes_after", after.classes);
+	fb_count_set(ops, "lockdep_chain_hlocks_after", after.hlocks);
 	fb_count_set(ops, "lockdep_off",
 		     before.debug_locks && !after.debug_locks);
 	if (before.debug_locks && !after.debug_locks)
