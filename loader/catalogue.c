@@ -23,7 +23,8 @@ const struct fb_probe_def fb_probes[] = {
 		.name = "nft_trans_alloc.kmalloc", .series = "folio-pool", .kind = FB_CALLSITE,
 		.syms = { "nft_trans_alloc" }, .workload = "nft",
 		.proves = "SLUB allocations made from nft_trans_alloc (kmem:kmalloc "
-			  "tracepoint): one per descriptor on baseline, none with the scratchpad",
+			  "tracepoint): one per descriptor on baseline; with the scratchpad only "
+			  "one per batch that finds no spare scratchpad",
 	},
 	{
 		.name = "nf_tables_trans_destroy_work", .series = "folio-pool", .kind = FB_FUNC,
