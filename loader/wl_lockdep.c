@@ -57,23 +57,6 @@ struct ld_stats {
 	uint64_t deps, deps_max, classes, debug_locks, hlocks, hlocks_max;
 };
 
-/*
- * N of "[max: N]" on the line of key, or 0 (the folio-pool lockdep
- * patches print "[dynamic: ...]" for direct dependencies instead).
- */
-static uint64_t stat_max(const char *text, const char *key)
-{
-	const char *s = strstr(text, key), *eol, *m;
-
-	if (!s)
-		return 0;
-	eol = strchr(s, '\n');
-	m = strstr(s, "[max:");
-	if (!m || (eol && m > eol))
-		return 0;
-	return strtoull(m + 5, NULL, 10);
-}
-
 static int read_stats(struct ld_stats *st)
 {
 	char buf[8192];
@@ -92,8 +75,8 @@ static int read_stats(struct ld_stats *st)
 	/* absent without PROVE_LOCKING's chain accounting: keep 0 */
 	st->hlocks = 0;
 	wl_parse_stat(buf, "dependency chain hlocks used", &st->hlocks);
-	st->deps_max = stat_max(buf, "direct dependencies:");
-	st->hlocks_max = stat_max(buf, "dependency chain hlocks used:");
+	st->deps_max = wl_parse_stat_max(buf, "direct dependencies");
+	st->hlocks_max = wl_parse_stat_max(buf, "dependency chain hlocks used");
 	return 0;
 }
 

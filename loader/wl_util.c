@@ -264,6 +264,22 @@ int wl_parse_stat(const char *text, const char *key, uint64_t *val)
 	return -1;
 }
 
+uint64_t wl_parse_stat_max(const char *text, const char *key)
+{
+	char k[96];
+	const char *s, *eol, *m;
+
+	snprintf(k, sizeof(k), "%s:", key);
+	s = strstr(text, k);
+	if (!s)
+		return 0;
+	eol = strchr(s, '\n');
+	m = strstr(s, "[max:");
+	if (!m || (eol && m > eol))
+		return 0;
+	return strtoull(m + 5, NULL, 10);
+}
+
 /* ---- netdevsim ---- */
 
 int wl_nsim_new(unsigned int id, unsigned int ports)

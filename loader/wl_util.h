@@ -58,6 +58,11 @@ void wl_sleep_ms(unsigned int ms);
  * and parses the unsigned number after it.  0, or -1 if absent.
  */
 int wl_parse_stat(const char *text, const char *key, uint64_t *val);
+/*
+ * N of a "[max: N]" on the "key:" line, or 0 if that line has none (the
+ * folio-pool lockdep patches print "[dynamic: ...]" there instead).
+ */
+uint64_t wl_parse_stat_max(const char *text, const char *key);
 
 /* For printf of uint64_t with %llu. */
 #define WL_U64(x) ((unsigned long long)(x))

@@ -102,6 +102,10 @@ static const char lockdep_stats[] =
 	" all direct dependencies:            123456\n"
 	" debug_locks:                             0\n";
 
+static const char patched_stats[] =
+	" direct dependencies:                  3002 [dynamic: 3 x 64 kB, tail: 36 kB/64 kB]\n"
+	" dependency chains:                    3005 [max: 65536]\n";
+
 static void expect_stat(const char *key, uint64_t want)
 {
 	uint64_t v = 0;
@@ -122,6 +126,15 @@ static void test_parse_stat(void)
 	      "parse does not match a key's suffix");
 	CHECK(wl_parse_stat("x: y\n", "x", &v) < 0,
 	      "parse rejects a non-number");
+	v = wl_parse_stat_max(lockdep_stats, "direct dependencies");
+	CHECK(v == 32768, "parse [max:] of direct dependencies = %llu",
+	      WL_U64(v));
+	v = wl_parse_stat_max(patched_stats, "direct dependencies");
+	CHECK(v == 0, "no [max:] on a [dynamic:] line (got %llu, not the next line's)",
+	      WL_U64(v));
+	v = wl_parse_stat_max(patched_stats, "dependency chains");
+	CHECK(v == 65536, "parse [max:] of dependency chains = %llu",
+	      WL_U64(v));
 }
 
 static void test_verifier_build(void)
