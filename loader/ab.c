@@ -25,19 +25,6 @@
 #define AB_MAX_WL	FB_MAX_WORKLOADS
 #define AB_MAX_PARAMS	32
 
-static int fmt(char *buf, size_t len, const char *f, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, f);
-	n = vsnprintf(buf, len, f, ap);
-	va_end(ap);
-	return n;
-}
-
 struct ab_arm {
 	const char *name;	/* baseline | patched */
 	const char *spec;	/* as given */
@@ -79,27 +66,6 @@ static void ab_usage(FILE *f)
 "DIR/ab.json; prints per workload the median wall time and per probe the\n"
 "median count and mean latency of each arm.  Exit status 0 if every boot\n"
 "and run succeeded, 1 otherwise, 130 if interrupted.\n");
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
 }
 
 static int write_ab_json(const char *dir, const char *started, const char *flavour,
@@ -158,8 +124,8 @@ static int write_ab_json(const char *dir, const char *started, const char *flavo
 	}
 	json_object_object_add(o, "runs", a);
 
-	fmt(path, sizeof(path), "%s/ab.json", dir);
-	fmt(tmp, sizeof(tmp), "%s/.ab.json.tmp", dir);
+	fb_fmt(path, sizeof(path), "%s/ab.json", dir);
+	fb_fmt(tmp, sizeof(tmp), "%s/.ab.json.tmp", dir);
 	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
 				    JSON_C_TO_STRING_SPACED |
 				    JSON_C_TO_STRING_NOSLASHESCAPE) < 0 ||
@@ -175,15 +141,15 @@ static int write_ab_json(const char *dir, const char *started, const char *flavo
 static void pct(char *buf, size_t len, double a, double b)
 {
 	if (isnan(a) || isnan(b) || a == 0)
-		fmt(buf, len, "-");
+		fb_fmt(buf, len, "-");
 	else
-		fmt(buf, len, "%+.1f%%", (b - a) / a * 100.0);
+		fb_fmt(buf, len, "%+.1f%%", (b - a) / a * 100.0);
 }
 
 static void num(char *buf, size_t len, double v, int prec, const char *unit)
 {
 	if (isnan(v)) {
-		fmt(buf, len, "-");
+		fb_fmt(buf, len, "-");
 		return;
 	}
 	/* nanoseconds: scale to a readable unit */
@@ -196,7 +162,7 @@ static void num(char *buf, size_t len, double v, int prec, const char *unit)
 		unit = "us";
 		prec = 1;
 	}
-	fmt(buf, len, "%.*f%s%s", prec, v, *unit ? " " : "", unit);
+	fb_fmt(buf, len, "%.*f%s%s", prec, v, *unit ? " " : "", unit);
 }
 
 /* Per workload and per probe medians over the rounds of each arm. */
@@ -237,7 +203,7 @@ static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int 
 				for (k = 0; k < nnames && strcmp(names[k], n); k++)
 					;
 				if (k == nnames && nnames < FB_MAX_WORKLOADS)
-					fmt(names[nnames++], sizeof(names[0]), "%s", n);
+					fb_fmt(names[nnames++], sizeof(names[0]), "%s", n);
 			}
 	printf("\n%-24s %14s %14s %9s\n", "workload (median wall)", arms[0].name,
 	       arms[1].name, "delta");
@@ -276,7 +242,7 @@ static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int 
 				for (k = 0; k < nnames && strcmp(names[k], pr->name); k++)
 					;
 				if (k == nnames && nnames < FB_MAX_PROBES)
-					fmt(names[nnames++], sizeof(names[0]), "%s", pr->name);
+					fb_fmt(names[nnames++], sizeof(names[0]), "%s", pr->name);
 			}
 	if (!nnames)
 		goto out;
@@ -445,16 +411,16 @@ int cmd_ab(int argc, char **argv)
 	}
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 1;
-	fmt(exe, sizeof(exe), "%s/foliobench", repo);
+	fb_fmt(exe, sizeof(exe), "%s/foliobench", repo);
 
 	now = time(NULL);
 	gmtime_r(&now, &tm);
 	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
 	if (out_opt)
-		fmt(out, sizeof(out), "%s", out_opt);
+		fb_fmt(out, sizeof(out), "%s", out_opt);
 	else
-		fmt(out, sizeof(out), "results/ab-%s", ts);
+		fb_fmt(out, sizeof(out), "results/ab-%s", ts);
 
 	/* Kernels first: building them is the long part on a fresh machine. */
 	for (int a = 0; a < 2; a++) {
@@ -473,8 +439,8 @@ int cmd_ab(int argc, char **argv)
 		char sub[PATH_MAX], real[PATH_MAX];
 
 		for (int a = 0; a < 2; a++) {
-			fmt(sub, sizeof(sub), "%s/%s", out, arms[a].name);
-			if (mkdir_p(sub) < 0) {
+			fb_fmt(sub, sizeof(sub), "%s/%s", out, arms[a].name);
+			if (fb_mkdir_p(sub) < 0) {
 				fb_err("ab: cannot create %s: %s", sub, strerror(errno));
 				return 1;
 			}
@@ -483,7 +449,7 @@ int cmd_ab(int argc, char **argv)
 			fb_err("ab: %s: %s", out, strerror(errno));
 			return 1;
 		}
-		fmt(out, sizeof(out), "%s", real);
+		fb_fmt(out, sizeof(out), "%s", real);
 	}
 	runs = calloc((size_t)rounds * 2, sizeof(*runs));
 	if (!runs) {
@@ -504,14 +470,14 @@ int cmd_ab(int argc, char **argv)
 
 			run->round = r;
 			run->arm = a;
-			fmt(run->result, sizeof(run->result), "%s/%s/round-%d.json",
+			fb_fmt(run->result, sizeof(run->result), "%s/%s/round-%d.json",
 			    out, arms[a].name, r);
-			fmt(run->console, sizeof(run->console),
+			fb_fmt(run->console, sizeof(run->console),
 			    "%s/%s/console-round-%d.log", out, arms[a].name, r);
 			unlink(run->result);
-			fmt(append[a], sizeof(append[a]), "foliobench.arm=%s %s", arms[a].name,
+			fb_fmt(append[a], sizeof(append[a]), "foliobench.arm=%s %s", arms[a].name,
 			    extra_append);
-			fmt(label[a], sizeof(label[a]), "%s", arms[a].name);
+			fb_fmt(label[a], sizeof(label[a]), "%s", arms[a].name);
 			gargv[ng++] = exe;
 			gargv[ng++] = "run";
 			gargv[ng++] = "--label";

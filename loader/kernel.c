@@ -19,23 +19,6 @@
 #include "fb.h"
 #include "vm.h"
 
-/*
- * snprintf without -Wformat-truncation noise: paths are bounded by PATH_MAX
- * and a truncated one fails loudly where it is used.
- */
-static int fmt(char *buf, size_t len, const char *f, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, f);
-	n = vsnprintf(buf, len, f, ap);
-	va_end(ap);
-	return n;
-}
-
 #define MAX_ARMS	8
 #define MAX_FLAVOURS	4
 
@@ -54,7 +37,7 @@ int fb_repo_dir(char *buf, size_t len)
 	if (!slash)
 		return -1;
 	*slash = '\0';
-	if ((size_t)fmt(buf, len, "%s", exe[0] ? exe : "/") >= len)
+	if ((size_t)fb_fmt(buf, len, "%s", exe[0] ? exe : "/") >= len)
 		return -1;
 	return 0;
 }
@@ -69,7 +52,7 @@ static int arm_series(const char *arm, char series[][64], int max)
 
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return -1;
-	fmt(path, sizeof(path), "%s/kernel-patches/arms.conf", repo);
+	fb_fmt(path, sizeof(path), "%s/kernel-patches/arms.conf", repo);
 	f = fopen(path, "r");
 	if (!f) {
 		fb_err("kernel: %s: %s", path, strerror(errno));
@@ -83,7 +66,7 @@ static int arm_series(const char *arm, char series[][64], int max)
 		found = 0;
 		for (tok = strtok_r(line + al + 1, " \t\n", &save); tok && found < max;
 		     tok = strtok_r(NULL, " \t\n", &save))
-			fmt(series[found++], 64, "%s", tok);
+			fb_fmt(series[found++], 64, "%s", tok);
 	}
 	free(line);
 	fclose(f);
@@ -109,7 +92,7 @@ int fb_kernel_arm_has_series(const char *arm)
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		fmt(path, sizeof(path), "%s/kernel-patches/%s/series", repo, s[i]);
+		fb_fmt(path, sizeof(path), "%s/kernel-patches/%s/series", repo, s[i]);
 		if (access(path, R_OK) == 0)
 			return 1;
 	}
@@ -136,7 +119,7 @@ int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return -1;
-	fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
+	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		fb_err("kernel: pipe: %s", strerror(errno));
 		return -1;
@@ -203,7 +186,7 @@ int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 	{
 		char *last = strrchr(out, '\n');
 
-		fmt(dir, len, "%s", last ? last + 1 : out);
+		fb_fmt(dir, len, "%s", last ? last + 1 : out);
 	}
 	if (!dir[0]) {
 		fb_err("kernel: %s printed no directory", script);
@@ -229,9 +212,9 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 			return -1;
 		}
 		if (S_ISDIR(st.st_mode))
-			fmt(bzimage, len, "%s/bzImage", spec);
+			fb_fmt(bzimage, len, "%s/bzImage", spec);
 		else
-			fmt(bzimage, len, "%s", spec);
+			fb_fmt(bzimage, len, "%s", spec);
 		if (access(bzimage, R_OK) < 0) {
 			fb_err("kernel %s: %s", bzimage, strerror(errno));
 			return -1;
@@ -245,7 +228,7 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 	}
 	if (fb_kernel_build(spec, flavour, 1, dir, sizeof(dir)) < 0)
 		return -1;
-	fmt(bzimage, len, "%s/bzImage", dir);
+	fb_fmt(bzimage, len, "%s/bzImage", dir);
 	if (access(bzimage, R_OK) == 0)
 		return 0;
 	if (!build) {
@@ -256,7 +239,7 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 	fb_info("kernel: building %s/%s (cached in %s)", spec, flavour, dir);
 	if (fb_kernel_build(spec, flavour, 0, dir, sizeof(dir)) < 0)
 		return -1;
-	fmt(bzimage, len, "%s/bzImage", dir);
+	fb_fmt(bzimage, len, "%s/bzImage", dir);
 	if (access(bzimage, R_OK) < 0) {
 		fb_err("kernel: %s missing after the build", bzimage);
 		return -1;
@@ -293,7 +276,7 @@ static int list_flavours(char fl[][32], int max)
 	int n = 0;
 
 	for (int i = 0; i < 2 && n < max; i++)
-		fmt(fl[n++], 32, "%s", def[i]);
+		fb_fmt(fl[n++], 32, "%s", def[i]);
 	return n;
 }
 
@@ -306,7 +289,7 @@ static int kernel_list(void)
 
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 1;
-	fmt(path, sizeof(path), "%s/kernel-patches/arms.conf", repo);
+	fb_fmt(path, sizeof(path), "%s/kernel-patches/arms.conf", repo);
 	f = fopen(path, "r");
 	if (!f) {
 		fb_err("kernel: %s: %s", path, strerror(errno));
@@ -321,7 +304,7 @@ static int kernel_list(void)
 		for (int i = 0; i < nfl; i++) {
 			if (fb_kernel_build(line, fl[i], 1, dir, sizeof(dir)) < 0)
 				continue;
-			fmt(bz, sizeof(bz), "%s/bzImage", dir);
+			fb_fmt(bz, sizeof(bz), "%s/bzImage", dir);
 			printf("%-12s %-9s %-9s %s\n", line, fl[i],
 			       access(bz, R_OK) == 0 ? "built" :
 			       fb_kernel_arm_has_series(line) ? "missing" : "no-series",
@@ -364,14 +347,14 @@ int cmd_kernel(int argc, char **argv)
 				fb_err("kernel: too many --arm");
 				return 2;
 			}
-			fmt(arms[narms++], sizeof(arms[0]), "%s", optarg);
+			fb_fmt(arms[narms++], sizeof(arms[0]), "%s", optarg);
 			break;
 		case 'f':
 			if (nfl == MAX_FLAVOURS) {
 				fb_err("kernel: too many --flavour");
 				return 2;
 			}
-			fmt(fl[nfl++], sizeof(fl[0]), "%s", optarg);
+			fb_fmt(fl[nfl++], sizeof(fl[0]), "%s", optarg);
 			break;
 		case 'A':
 			all = 1;
@@ -405,7 +388,7 @@ int cmd_kernel(int argc, char **argv)
 		if (fb_kernel_build(arms[0], nfl ? fl[0] : "perf", 1, dir, sizeof(dir)) < 0)
 			return 1;
 		printf("%s\n", dir);
-		fmt(bz, sizeof(bz), "%s/bzImage", dir);
+		fb_fmt(bz, sizeof(bz), "%s/bzImage", dir);
 		if (access(bz, R_OK) < 0) {
 			fb_err("kernel: %s/%s is not built yet (foliobench kernel build --arm %s --flavour %s)",
 			       arms[0], nfl ? fl[0] : "perf", arms[0], nfl ? fl[0] : "perf");
@@ -420,18 +403,18 @@ int cmd_kernel(int argc, char **argv)
 			fb_err("kernel: --all and --arm exclude each other");
 			return 2;
 		}
-		fmt(arms[narms++], sizeof(arms[0]), "baseline");
+		fb_fmt(arms[narms++], sizeof(arms[0]), "baseline");
 		if (fb_kernel_arm_has_series("patched"))
-			fmt(arms[narms++], sizeof(arms[0]), "patched");
+			fb_fmt(arms[narms++], sizeof(arms[0]), "patched");
 		else
 			fb_info("kernel: patched arm skipped: none of its series exists yet");
 		if (!nfl)
 			nfl = list_flavours(fl, MAX_FLAVOURS);
 	}
 	if (!narms)
-		fmt(arms[narms++], sizeof(arms[0]), "baseline");
+		fb_fmt(arms[narms++], sizeof(arms[0]), "baseline");
 	if (!nfl)
-		fmt(fl[nfl++], sizeof(fl[0]), "perf");
+		fb_fmt(fl[nfl++], sizeof(fl[0]), "perf");
 	for (int i = 0; i < narms; i++)
 		if (!arm_exists(arms[i])) {
 			fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", arms[i]);

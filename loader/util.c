@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -163,4 +164,39 @@ uint64_t fb_param_u64(const struct fb_params *p, const char *workload,
 			v = def;
 	}
 	return v;
+}
+
+int fb_fmt(char *buf, size_t len, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(buf, len, f, ap);
+	va_end(ap);
+	return n;
+}
+
+/* mkdir -p */
+int fb_mkdir_p(const char *path)
+{
+	char buf[4096];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, path, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
 }

@@ -33,23 +33,6 @@
 #include "fb.h"
 #include "vm.h"
 
-/*
- * snprintf without -Wformat-truncation noise: paths are bounded by PATH_MAX
- * and a truncated one fails loudly where it is used.
- */
-static int fmt(char *buf, size_t len, const char *f, ...)
-	__attribute__((format(printf, 3, 4)));
-static int fmt(char *buf, size_t len, const char *f, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, f);
-	n = vsnprintf(buf, len, f, ap);
-	va_end(ap);
-	return n;
-}
-
 #define QEMU		"qemu-system-x86_64"
 #define MSIZE		"512000"
 #define GRACE_S		15	/* after rc appears, time allowed to power off */
@@ -100,27 +83,6 @@ static void shq(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('\'', f);
-}
-
-static int mkdir_p(const char *path)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(path);
-
-	if (len >= sizeof(buf))
-		return -1;
-	memcpy(buf, path, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
 }
 
 static int file_exists(const char *path)
@@ -356,8 +318,8 @@ static int make_fifo_pair(const char *dir, const char *name, int *rfd, int *wfd)
 {
 	char in[PATH_MAX], out[PATH_MAX];
 
-	fmt(in, sizeof(in), "%s/%s.in", dir, name);
-	fmt(out, sizeof(out), "%s/%s.out", dir, name);
+	fb_fmt(in, sizeof(in), "%s/%s.in", dir, name);
+	fb_fmt(out, sizeof(out), "%s/%s.out", dir, name);
 	if (mkfifo(in, 0600) < 0 || mkfifo(out, 0600) < 0)
 		return -1;
 	*rfd = open(out, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -409,13 +371,13 @@ static const char *resolve_bzimage(const char *k, char *buf, size_t len)
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		fmt(buf, len, "%s/bzImage", k);
+		fb_fmt(buf, len, "%s/bzImage", k);
 		if (access(buf, R_OK) < 0) {
 			fb_err("vm: no readable bzImage in %s", k);
 			return NULL;
 		}
 	} else {
-		fmt(buf, len, "%s", k);
+		fb_fmt(buf, len, "%s", k);
 	}
 	if (access(buf, R_OK) < 0) {
 		fb_err("vm: kernel %s: %s", buf, strerror(errno));
@@ -520,7 +482,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return FB_VM_NOSTART;
-	fmt(init, sizeof(init), "%s/scripts/guest-init.sh", repo);
+	fb_fmt(init, sizeof(init), "%s/scripts/guest-init.sh", repo);
 	if (access(init, R_OK) < 0) {
 		fb_err("vm: %s: %s", init, strerror(errno));
 		return FB_VM_NOSTART;
@@ -529,21 +491,21 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		fb_err("vm: getcwd: %s", strerror(errno));
 		return FB_VM_NOSTART;
 	}
-	if (mkdir_p(o->results ? o->results : "results") < 0 ||
+	if (fb_mkdir_p(o->results ? o->results : "results") < 0 ||
 	    !realpath(o->results ? o->results : "results", results)) {
 		fb_err("vm: results directory %s: %s",
 		       o->results ? o->results : "results", strerror(errno));
 		return FB_VM_NOSTART;
 	}
 	if (o->log) {
-		fmt(log, sizeof(log), "%s", o->log);
+		fb_fmt(log, sizeof(log), "%s", o->log);
 	} else {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		gmtime_r(&now, &tm);
 		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
-		fmt(log, sizeof(log), "%s/console-%s-%d.log", results, buf,
+		fb_fmt(log, sizeof(log), "%s/console-%s-%d.log", results, buf,
 		    (int)getpid());
 	}
 	/* qemu opens the log itself; make sure it can and that it is new. */
@@ -557,14 +519,14 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		close(fd);
 	}
 
-	fmt(tmpl, sizeof(tmpl), "%s/foliobench-vm.XXXXXX",
+	fb_fmt(tmpl, sizeof(tmpl), "%s/foliobench-vm.XXXXXX",
 	    tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmpl)) {
 		fb_err("vm: mkdtemp %s: %s", tmpl, strerror(errno));
 		return FB_VM_NOSTART;
 	}
-	fmt(share, sizeof(share), "%s/share", tmpl);
-	fmt(p, sizeof(p), "%s/job", share);
+	fb_fmt(share, sizeof(share), "%s/share", tmpl);
+	fb_fmt(p, sizeof(p), "%s/job", share);
 	if (mkdir(share, 0755) < 0 || write_job(p, cwd, results, argv) < 0) {
 		fb_err("vm: cannot write the job to %s: %s", share, strerror(errno));
 		goto out;
@@ -587,24 +549,24 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	}
 	fcntl(qerr[0], F_SETFL, O_NONBLOCK);
 
-	fmt(cmdline, sizeof(cmdline),
+	fb_fmt(cmdline, sizeof(cmdline),
 	    "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable acpi=noirq "
 	    "root=fbroot rootfstype=9p "
 	    "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
 	    ",cache=loose ro init=/bin/sh%s%s -- %s",
 	    o->append && *o->append ? " " : "",
 	    o->append ? o->append : "", init);
-	fmt(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : 2);
-	fmt(fs_root, sizeof(fs_root),
+	fb_fmt(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : 2);
+	fb_fmt(fs_root, sizeof(fs_root),
 	    "local,id=fbroot,path=/,security_model=none,readonly=on,multidevs=remap");
-	fmt(fs_res, sizeof(fs_res),
+	fb_fmt(fs_res, sizeof(fs_res),
 	    "local,id=fbres,path=%s,security_model=none,multidevs=remap", results);
-	fmt(fs_ctl, sizeof(fs_ctl),
+	fb_fmt(fs_ctl, sizeof(fs_ctl),
 	    "local,id=fbctl,path=%s,security_model=none", share);
-	fmt(qlog, sizeof(qlog), "%s/qemu.log", tmpl);
-	fmt(ch_con, sizeof(ch_con), "file,id=con,path=%s", log);
-	fmt(ch_out, sizeof(ch_out), "pipe,id=fbout,path=%s/out", tmpl);
-	fmt(ch_err, sizeof(ch_err), "pipe,id=fberr,path=%s/err", tmpl);
+	fb_fmt(qlog, sizeof(qlog), "%s/qemu.log", tmpl);
+	fb_fmt(ch_con, sizeof(ch_con), "file,id=con,path=%s", log);
+	fb_fmt(ch_out, sizeof(ch_out), "pipe,id=fbout,path=%s/out", tmpl);
+	fb_fmt(ch_err, sizeof(ch_err), "pipe,id=fberr,path=%s/err", tmpl);
 	if (strchr(results, ',') || strchr(log, ',') || strchr(tmpl, ',')) {
 		fb_err("vm: paths in qemu options must not contain ',' (%s, %s, %s)",
 		       results, log, tmpl);
@@ -739,17 +701,17 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 			break;
 		}
 		if (!started) {
-			fmt(p, sizeof(p), "%s/started", share);
+			fb_fmt(p, sizeof(p), "%s/started", share);
 			if (file_exists(p)) {
 				started = 1;
 				o->boot_s = secs_since(t0);
 			}
 		}
 		if (!rc_at) {
-			fmt(p, sizeof(p), "%s/rc", share);
+			fb_fmt(p, sizeof(p), "%s/rc", share);
 			if (file_exists(p))
 				rc_at = fb_now_ns();
-			fmt(p, sizeof(p), "%s/setup-error", share);
+			fb_fmt(p, sizeof(p), "%s/setup-error", share);
 			if (!rc_at && file_exists(p))
 				rc_at = fb_now_ns();
 		} else if (secs_since(rc_at) > GRACE_S) {
@@ -785,7 +747,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		}
 	}
 
-	fmt(p, sizeof(p), "%s/rc", share);
+	fb_fmt(p, sizeof(p), "%s/rc", share);
 	if (fb_read_file(p, buf, sizeof(buf)) > 0) {
 		have_rc = 1;
 		rc = atoi(buf);
@@ -834,7 +796,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		print_tail(log, 15);
 		ret = FB_VM_SPLAT;
 	} else {
-		fmt(p, sizeof(p), "%s/setup-error", share);
+		fb_fmt(p, sizeof(p), "%s/setup-error", share);
 		if (fb_read_file(p, buf, sizeof(buf)) > 0) {
 			buf[strcspn(buf, "\n")] = '\0';
 			vm_fail("guest setup failed: %s (console log %s)", buf, log);
@@ -848,7 +810,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	if (!o->quiet && !vm_sig && started) {
 		double up = 0;
 
-		fmt(p, sizeof(p), "%s/started", share);
+		fb_fmt(p, sizeof(p), "%s/started", share);
 		if (fb_read_file(p, buf, sizeof(buf)) > 0)
 			up = atof(buf);
 		fb_info("vm: exit %d; boot to command %.1fs (guest uptime %.1fs), total %.1fs",
@@ -888,10 +850,10 @@ static void verdict_key(const char *bz, char *key, size_t len)
 	uname(&u);
 	qemu_version(ver, sizeof(ver));
 	if (!realpath(bz, real))
-		fmt(real, sizeof(real), "%s", bz);
+		fb_fmt(real, sizeof(real), "%s", bz);
 	if (stat(real, &st) < 0)
 		st.st_mtime = 0;
-	fmt(key, len, "%s|%s|%s|%lld", u.release, ver, real,
+	fb_fmt(key, len, "%s|%s|%s|%lld", u.release, ver, real,
 	    (long long)st.st_mtime);
 	for (char *c = key; *c; c++)
 		if (*c == '\t' || *c == '\n')
@@ -906,7 +868,7 @@ static int verdict_lookup(const char *key, char *why, size_t wlen)
 	int v = -1;
 	FILE *f;
 
-	fmt(path, sizeof(path), "%s/kvm-verdict", cache_dir());
+	fb_fmt(path, sizeof(path), "%s/kvm-verdict", cache_dir());
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -922,7 +884,7 @@ static int verdict_lookup(const char *key, char *why, size_t wlen)
 		*t2++ = '\0';
 		t2[strcspn(t2, "\n")] = '\0';
 		v = !strcmp(t1, "kvm");
-		fmt(why, wlen, "%s", t2);
+		fb_fmt(why, wlen, "%s", t2);
 	}
 	free(line);
 	fclose(f);
@@ -934,9 +896,9 @@ static void verdict_store(const char *key, int kvm, const char *why)
 	char path[PATH_MAX];
 	FILE *f;
 
-	if (mkdir_p(cache_dir()) < 0)
+	if (fb_mkdir_p(cache_dir()) < 0)
 		return;
-	fmt(path, sizeof(path), "%s/kvm-verdict", cache_dir());
+	fb_fmt(path, sizeof(path), "%s/kvm-verdict", cache_dir());
 	f = fopen(path, "a");
 	if (!f)
 		return;
@@ -953,7 +915,7 @@ static int kvm_usable(struct fb_vm_opts *o, const char *bz, char *why, size_t wl
 
 	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
-		fmt(why, wlen, "/dev/kvm: %s", strerror(errno));
+		fb_fmt(why, wlen, "/dev/kvm: %s", strerror(errno));
 		return 0;
 	}
 	close(fd);
@@ -962,15 +924,15 @@ static int kvm_usable(struct fb_vm_opts *o, const char *bz, char *why, size_t wl
 	if (v >= 0) {
 		size_t l = strlen(why);
 
-		fmt(why + l, wlen - l, " (cached in %s/kvm-verdict)", cache_dir());
+		fb_fmt(why + l, wlen - l, " (cached in %s/kvm-verdict)", cache_dir());
 		return v;
 	}
 
 	if (!o->quiet)
 		fb_info("vm: probing whether KVM can boot %s", bz);
-	fmt(log, sizeof(log), "%s/kvm-probe.log", cache_dir());
-	if (mkdir_p(cache_dir()) < 0)
-		fmt(log, sizeof(log), "/dev/null");
+	fb_fmt(log, sizeof(log), "%s/kvm-probe.log", cache_dir());
+	if (fb_mkdir_p(cache_dir()) < 0)
+		fb_fmt(log, sizeof(log), "/dev/null");
 	po.quiet = 1;
 	po.nallow = 0;
 	po.log = log;
@@ -989,9 +951,9 @@ static int kvm_usable(struct fb_vm_opts *o, const char *bz, char *why, size_t wl
 	for (size_t l = strlen(vm_reason); l && vm_reason[l - 1] == ' '; l--)
 		vm_reason[l - 1] = '\0';
 	if (r == 0)
-		fmt(why, wlen, "a KVM probe boot ran `true` in %.1fs", po.total_s);
+		fb_fmt(why, wlen, "a KVM probe boot ran `true` in %.1fs", po.total_s);
 	else
-		fmt(why, wlen, "a KVM probe boot failed (exit %d: %.300s)", r,
+		fb_fmt(why, wlen, "a KVM probe boot failed (exit %d: %.300s)", r,
 		    vm_reason[0] ? vm_reason : "no reason given");
 	verdict_store(key, r == 0, why);
 	return r == 0;
