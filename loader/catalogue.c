@@ -106,15 +106,15 @@ const int fb_nprobes = sizeof(fb_probes) / sizeof(fb_probes[0]);
 
 const struct fb_workload fb_workloads[] = {
 	{ "nft", "folio-pool", "nf_tables transaction batches (commit and abort) in a private netns",
-	  "descriptors=10025 passes=5", wl_nft_avail, wl_nft_run },
+	  "descriptors=10025 passes=5 aborts=5 chains=1", wl_nft_avail, wl_nft_run },
 	{ "sysfs", "kernfs-bulk", "parallel netdevsim device registration and removal",
-	  "devices=200 threads=2 ports=1", wl_sysfs_avail, wl_sysfs_run },
+	  "devices=200 threads=2 ports=1 first_id=4200", wl_sysfs_avail, wl_sysfs_run },
 	{ "verifier", "folio-pool", "BPF programs whose verification pushes many states",
-	  "progs=20", wl_verifier_avail, wl_verifier_run },
+	  "progs=20 branches=2000 state_freq=1", wl_verifier_avail, wl_verifier_run },
 	{ "mapbatch", "folio-pool", "BPF_MAP_UPDATE_BATCH with large batches",
-	  "entries=65536 batch=4096", wl_mapbatch_avail, wl_mapbatch_run },
+	  "entries=65536 batch=4096 rounds=20 value_size=64 map_type=0", wl_mapbatch_avail, wl_mapbatch_run },
 	{ "lockdep", "folio-pool", "grows lockdep's dependency graph (PROVE_LOCKING kernels)",
-	  "iterations=50", wl_lockdep_avail, wl_lockdep_run },
+	  "devices=1000 ports=0 iterations=1 threads=2 first_id=5200", wl_lockdep_avail, wl_lockdep_run },
 };
 
 const int fb_nworkloads = sizeof(fb_workloads) / sizeof(fb_workloads[0]);

@@ -103,7 +103,7 @@ static int create_maps(struct fb_session *s)
 		       strerror(errno));
 		return -1;
 	}
-	s->hist = mmap(NULL, hist_len, PROT_READ, MAP_SHARED, s->hist_fd, 0);
+	s->hist = mmap(NULL, hist_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->hist_fd, 0);
 	if (s->hist == MAP_FAILED) {
 		s->hist = NULL;
 		fb_err("cannot mmap the histogram map: %s", strerror(errno));
@@ -569,6 +569,24 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 	}
 }
 
+/*
+ * Forget what the probes saw while the session was being set up: loading
+ * each instance runs the verifier (push_stack), creates BPF links, etc.
+ */
+static void zero_counts(struct fb_session *s)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct fb_stat *zero = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*zero));
+	uint64_t next;
+
+	memset(s->hist, 0, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
+	for (unsigned int slot = 0; zero && slot < FB_MAX_SLOTS; slot++)
+		bpf_map_update_elem(s->stats_fd, &slot, zero, BPF_ANY);
+	free(zero);
+	while (s->cont && !bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), NULL, &next))
+		bpf_map_delete_elem(bpf_map__fd(s->cont->maps.cont), &next);
+}
+
 struct fb_session *fb_session_open(const char *const *pat, int npat)
 {
 	struct fb_session *s = calloc(1, sizeof(*s));
@@ -602,6 +620,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 			attach_lock_row(s, r);
 	}
 	attach_tracepoints(s);
+	zero_counts(s);
 	if (!access("/proc/lock_stat", W_OK))
 		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
 	return s;
