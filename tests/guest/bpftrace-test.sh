@@ -171,13 +171,13 @@ bt_stop() {
 	local i
 	[ -n "$bt_pid" ] || return 0
 	kill -INT "$bt_pid" 2>/dev/null
-	# printing the maps can take a while on a cold (first) run under TCG
-	for i in $(seq 1 360); do
+	# detaching and printing can take minutes under TCG on a busy host
+	for i in $(seq 1 1200); do
 		kill -0 "$bt_pid" 2>/dev/null || break
 		sleep 0.5
 	done
 	if kill -0 "$bt_pid" 2>/dev/null; then
-		say "bpftrace did not exit 180 s after SIGINT: killed"
+		say "bpftrace did not exit 600 s after SIGINT: killed"
 		pkill -KILL -P "$bt_pid" 2>/dev/null	# bpftrace, child of timeout
 		kill -KILL "$bt_pid" 2>/dev/null
 	fi
@@ -268,6 +268,9 @@ run_case() {
 	fi
 	fb_run "$out" "$fblog" "$wl" "$fbprobes"
 	rc=$?
+	# lock_stat mode: let asynchronous teardown (netns cleanup) finish so
+	# lock_stat and the script see the same events.
+	[ -n "$lsprobes" ] && sleep 5
 	for p in $lsprobes; do
 		eval "ls_$p=\$(lockstat_acq \"\$(lockstat_class $p)\")"
 	done
@@ -293,7 +296,7 @@ run_case() {
 			fi
 		elif [ -z "$bc" ]; then
 			msg="$msg $p: no @count line from bpftrace;"
-		elif [[ "$fc" == status:* ]] || [ "$(fb_status "$out" "$p")" != attached ]; then
+		elif [[ "$fc" == status:* ]] || [[ "$(fb_status "$out" "$p")" != attached* ]]; then
 			say "$p: bpftrace $bc; foliobench: $(fb_status "$out" "$p") - not compared"
 			notes="$notes $p not compared (foliobench unavailable);"
 		elif [ "$bc" != "$fc" ]; then
