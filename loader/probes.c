@@ -399,39 +399,79 @@ static uint64_t us_to_ns(double us)
 	return us > 0 ? (uint64_t)(us * 1000.0 + 0.5) : 0;
 }
 
-/* One class line: "name[-W|-R]: 12 numbers". */
-static void lock_stat_line(struct fb_session *s, const char *line)
-{
+struct lock_stat_row {
 	char cls[128];
-	double v[12];
+	double v[12];	/* con-bounces contentions wait(min max total avg)
+			 * acq-bounces acquisitions hold(min max total avg) */
+};
+
+/*
+ * One class line, "name[-W|-R]: 12 numbers"; the read side is skipped
+ * (the rows count write acquisitions).  Returns 0 for a write-side line.
+ */
+static int lock_stat_parse(const char *line, struct lock_stat_row *l)
+{
+	double *v = l->v;
 	size_t n;
 
 	if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
-		   cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+		   l->cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
 		   &v[9], &v[10], &v[11]) != 13)
+		return -1;
+	n = strlen(l->cls);
+	if (n > 2 && !strcmp(l->cls + n - 2, "-R"))
+		return -1;
+	if (n > 2 && !strcmp(l->cls + n - 2, "-W"))
+		l->cls[n - 2] = '\0';
+	return 0;
+}
+
+static void lock_stat_line(struct fb_session *s, const char *line)
+{
+	struct lock_stat_row l;
+
+	if (lock_stat_parse(line, &l) < 0)
 		return;
-	n = strlen(cls);
-	if (n > 2 && !strcmp(cls + n - 2, "-R"))
-		return;			/* read side: not what the rows count */
-	if (n > 2 && !strcmp(cls + n - 2, "-W"))
-		cls[n - 2] = '\0';
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
 		struct fb_hist *hold = &r->res.stats[0].h, *wait = &r->res.stats[1].h;
 
 		if (r->def->kind != FB_LOCK || strcmp(r->res.method, "lock_stat") ||
-		    strcmp(cls, r->def->lock_class))
+		    strcmp(l.cls, r->def->lock_class))
 			continue;
-		/* contentions waittime-min max total avg acq-bounces acquisitions ... */
-		wait->count = (uint64_t)v[1];
-		wait->min = us_to_ns(v[2]);
-		wait->max = us_to_ns(v[3]);
-		wait->sum = us_to_ns(v[4]);
-		hold->count = (uint64_t)v[7];
-		hold->min = us_to_ns(v[8]);
-		hold->max = us_to_ns(v[9]);
-		hold->sum = us_to_ns(v[10]);
+		wait->count = (uint64_t)l.v[1];
+		wait->min = us_to_ns(l.v[2]);
+		wait->max = us_to_ns(l.v[3]);
+		wait->sum = us_to_ns(l.v[4]);
+		hold->count = (uint64_t)l.v[7];
+		hold->min = us_to_ns(l.v[8]);
+		hold->max = us_to_ns(l.v[9]);
+		hold->sum = us_to_ns(l.v[10]);
 	}
+}
+
+void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
+{
+	struct lock_stat_row l;
+	char line[512], key[64];
+	FILE *f = fopen("/proc/lock_stat", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (lock_stat_parse(line, &l) < 0)
+			continue;
+		for (int i = 0; i < fb_nprobes; i++) {
+			const struct fb_probe_def *d = &fb_probes[i];
+
+			if (d->kind != FB_LOCK || strcmp(l.cls, d->lock_class))
+				continue;
+			snprintf(key, sizeof(key), "%s_%s", phase, d->name);
+			fb_count_set(ops, key, (uint64_t)l.v[7]);
+			snprintf(key, sizeof(key), "%s_%s_hold_ns", phase, d->name);
+			fb_count_set(ops, key, us_to_ns(l.v[10]));
+		}
+	}
+	if (f)
+		fclose(f);
 }
 
 static void collect_lock_stat(struct fb_session *s)

@@ -20,5 +20,12 @@ void fb_session_collect(struct fb_session *s, struct fb_result *r);
 /* Number of rows attached. */
 int fb_session_attached(const struct fb_session *s);
 void fb_session_close(struct fb_session *s);
+/*
+ * For workloads with phases: the catalogue's lock classes as /proc/lock_stat
+ * counts them now (write acquisitions and hold total since the session
+ * opened), as ops "<phase>_<row>" and "<phase>_<row>_hold_ns".  Nothing on
+ * kernels without lock_stat.
+ */
+void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase);
 
 #endif /* PROBES_H */

@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
+#include "probes.h"
 #include "workloads.h"
 #include "wl_util.h"
 
@@ -134,6 +135,8 @@ static int create_phase(const struct sysfs_cfg *c, unsigned char *state,
 	fb_count_set(ops, "create_wall_us", (fb_now_ns() - t0) / 1000);
 	if (n < 0)
 		return -1;
+	/* the seed's lock counts are for registration alone */
+	fb_lock_stat_snapshot(ops, "register");
 	fb_count_set(ops, "netdevs", (uint64_t)(n - base));
 	for (unsigned int i = 0; i < c->devices; i++)
 		if (state[i])
