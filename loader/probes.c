@@ -350,7 +350,8 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	long off = 0;
 
 	if (fb_ksym_lookup(s->ks, d->inst_sym, &addr, NULL) < 0) {
-		reason_add(r, "%s: not in kallsyms (needs CONFIG_KALLSYMS_ALL)", d->inst_sym);
+		reason_add(r, "%s: not in kallsyms (not in this kernel, or no CONFIG_KALLSYMS_ALL)",
+			   d->inst_sym);
 		return;
 	}
 	if (d->inst_deref) {
