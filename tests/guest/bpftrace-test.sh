@@ -308,12 +308,12 @@ run_case() {
 		fi
 	done
 	if [ -n "$msg" ]; then
-		echo "not ok - $script ($variant) #$msg"; fail=$((fail + 1))
+		echo "not ok - $script # $variant:$msg"; fail=$((fail + 1))
 	elif [ $compared = 0 ]; then
-		echo "ok - $script ($variant) # SKIP nothing to compare, foliobench:$st"
+		echo "ok - $script # SKIP nothing to compare ($variant), foliobench:$st"
 		skip=$((skip + 1))
 	else
-		echo "ok - $script ($variant)${notes:+ #$notes}"; pass=$((pass + 1))
+		echo "ok - $script${notes:+ # $variant:$notes}"; pass=$((pass + 1))
 	fi
 }
 
