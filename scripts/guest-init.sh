@@ -88,15 +88,17 @@ ip link set lo up 2>/dev/null
 # job sets FB_CWD, FB_RESULTS, exports FB_* and sets the positional args.
 . "$ctl/job"
 
+# A cwd hidden by one of our tmpfs mounts: bind the host's copy, before the
+# results share, which may lie inside it (a clone under /tmp writing to its
+# own results/); unless the cwd is inside the results share itself.
+case $FB_CWD/ in
+"$FB_RESULTS"/*) ;;
+/tmp/* | /var/tmp/*)
+	mount --bind -o X-mount.mkdir "$host$FB_CWD" "$FB_CWD" ||
+		fail "cannot bind the host's $FB_CWD" ;;
+esac
 mount -t 9p -o "X-mount.mkdir,$p9,cache=none" fbres "$FB_RESULTS" ||
 	fail "cannot mount the results share at $FB_RESULTS"
-# A cwd hidden by one of our tmpfs mounts: recreate it, bind the host's copy.
-if [ ! -d "$FB_CWD" ]; then
-	case $FB_CWD in
-	/tmp/* | /var/tmp/*)
-		mount --bind -o X-mount.mkdir "$host$FB_CWD" "$FB_CWD" ;;
-	esac
-fi
 cd "$FB_CWD" || fail "working directory $FB_CWD does not exist in the guest"
 export RESULTS="$FB_RESULTS" FB_RESULTS
 
