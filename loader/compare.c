@@ -590,21 +590,25 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 				const struct fb_hist *w = find_stat(p, "wait", 0);
 				const struct fb_hist *h = find_stat(p, "hold", 0);
 
+				/* one hold per acquisition; lock_stat counts waits = contentions */
 				if (w || h)
-					push(m[0], s, (double)(w ? w->count : h->count));
+					push(m[0], s, (double)(h ? h->count : w->count));
 				if (w) {
 					push(m[1], s, (double)w->sum);
 					if (w->count)
 						push(m[2], s, fb_hist_mean(w));
 				}
-				if (contention_on(sd[s]->r[i]))
+				if (w && !strcmp(p->method, "lock_stat"))
+					push(m[6], s, (double)w->count);
+				else if (contention_on(sd[s]->r[i]))
 					push(m[6], s, contentions_of(sd[s]->r[i], p0->name));
 				if (h) {
 					push(m[5], s, (double)h->sum);
-					if (h->count) {
+					if (h->count)
 						push(m[3], s, fb_hist_mean(h));
+					/* lock_stat rows have no distribution */
+					if (h->count && fb_hist_percentile(h, 100) > 0)
 						push(m[4], s, fb_hist_percentile(h, 99));
-					}
 				}
 			} else {
 				for (int k = 0; k < p0->nstats && k < FB_MAX_STATS; k++) {
