@@ -37,17 +37,17 @@ for p in kernfs_new_node get_device_parent; do
 	t "$p: $x calls for $small devices, $y for $large (non-zero, scales ~${large}/${small})" \
 		bash -c "[ ${x:-0} -gt 0 ] && [ $((y * small)) -ge $((x * large * 7 / 10)) ] && [ $((y * small)) -le $((x * large * 13 / 10)) ]"
 done
-# lock rows need lockdep's tracepoints: counting on a CONFIG_LOCKDEP kernel,
+# lock rows read /proc/lock_stat: counting on a CONFIG_LOCK_STAT kernel,
 # unavailable with that reason elsewhere
-lockdep=$(grep -c '^CONFIG_LOCKDEP=y' "$(dirname "$FB_KERNEL")/$(basename "$FB_KERNEL")/.config" 2>/dev/null)
+lockdep=$(grep -c "^CONFIG_LOCK_STAT=y" "$FB_KERNEL/.config" 2>/dev/null)
 for l in kernfs_rwsem kernfs_idr_lock gdp_mutex; do
 	w=$(probe "$b" $l 0) h=$(probe "$b" $l 1)
 	if [ "${lockdep:-0}" = 1 ]; then
 		t "$l lock row attached and counting ($(status "$b" $l): $w write acquisitions)" \
-			bash -c "[[ '$(status "$b" $l)' == attached/raw_tp ]] && [ ${w:-0} -gt 0 ]"
+			bash -c "[[ '$(status "$b" $l)' == attached/lock_stat ]] && [ ${w:-0} -gt 0 ]"
 	else
 		why=$(jq -r --arg n $l '.probes[] | select(.name==$n) | .reason' "$b")
-		t "$l lock row unavailable without lockdep, and says why ($why)" \
-			bash -c "[[ '$(status "$b" $l)' == unavailable/- ]] && [[ '$why' == *CONFIG_LOCKDEP* ]]"
+		t "$l lock row unavailable without lock_stat, and says why ($why)" \
+			bash -c "[[ '$(status "$b" $l)' == unavailable/- ]] && [[ '$why' == *CONFIG_LOCK_STAT* ]]"
 	fi
 done
