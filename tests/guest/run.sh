@@ -35,5 +35,6 @@ bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
 # the one-liners, inside a guest, against foliobench's counts
 "$fb" vm --kernel "$base" --results "$res" --timeout 1800 --log "$res/bpftrace.log" -- \
-	bash tests/guest/bpftrace-test.sh 2>&1 | grep -E '^(not )?ok|SKIP|^#' || nok "bpftrace-test ran"
+	sh -c 'bash tests/guest/bpftrace-test.sh 2>&1' | grep -E '^(not )?ok|SKIP|^#' ||
+	nok "bpftrace-test ran"
 bash tests/guest/series-test.sh "$res"
