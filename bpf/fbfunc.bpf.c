@@ -30,9 +30,9 @@ const volatile unsigned int filter;	/* only events whose arg0 is watched */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FB_MAX_LOCKS);
+	__uint(max_entries, FB_MAX_WATCHED);
 	__type(key, u64);
-	__type(value, struct fb_watch);
+	__type(value, u32);
 } watched SEC(".maps");
 
 struct {

@@ -14,7 +14,6 @@
 #define FB_MAX_LOG2	41			/* values up to 2^41 ns (36 min) */
 #define FB_NBUCKETS	(FB_SUB + (FB_MAX_LOG2 - FB_SUB_BITS) * FB_SUB)
 #define FB_MAX_SLOTS	48			/* histograms per run */
-#define FB_MAX_LOCKS	16			/* watched lock instances */
 
 struct fb_stat {
 	unsigned long long count;

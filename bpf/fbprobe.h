@@ -5,13 +5,12 @@
 
 #include "fbhist.h"
 
-/* Value of fbfunc's `watched` map, keyed by a function's first argument. */
-struct fb_watch {
-	unsigned int wait_slot;
-	unsigned int hold_slot;
-	unsigned int lock;
-	unsigned int pad;
-};
+/*
+ * fbfunc's `watched` map: first-argument values an instance with `filter`
+ * set records (e.g. &lockdep_list_pool among all folio pools), mapped to
+ * the histogram slot of the row that asked for it.
+ */
+#define FB_MAX_WATCHED	16
 
 struct fb_start_key {
 	unsigned int tid;

@@ -58,7 +58,6 @@ struct fb_session {
 	struct row rows[FB_MAX_PROBES];
 	int nrows;
 	int nslots;
-	int nlocks;
 	char liblog[4096];		/* last libbpf messages, for reasons */
 };
 
@@ -92,8 +91,8 @@ static int create_maps(struct fb_session *s)
 				    FB_MAX_SLOTS * FB_NBUCKETS, &mm);
 	s->stats_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "fb_stats", 4,
 				     sizeof(struct fb_stat), FB_MAX_SLOTS, NULL);
-	s->watched_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_watched", 8,
-				       sizeof(struct fb_watch), FB_MAX_LOCKS, NULL);
+	s->watched_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_watched", 8, 4,
+				       FB_MAX_WATCHED, NULL);
 	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
 				      sizeof(struct fb_start_key), sizeof(struct fb_start),
 				      16384, NULL);
@@ -263,18 +262,11 @@ static void set_status(struct row *r, const char *status, const char *method, co
 	snprintf(r->res.symbol, sizeof(r->res.symbol), "%s", sym);
 }
 
-static int watch(struct fb_session *s, uint64_t addr, int wait_slot, int hold_slot)
+static int watch(struct fb_session *s, uint64_t addr, int slot)
 {
-	struct fb_watch w = {
-		.wait_slot = (unsigned int)wait_slot,
-		.hold_slot = (unsigned int)hold_slot,
-		.lock = (unsigned int)s->nlocks,
-	};
+	uint32_t v = (uint32_t)slot;
 
-	if (s->nlocks == FB_MAX_LOCKS)
-		return -1;
-	s->nlocks++;
-	return bpf_map_update_elem(s->watched_fd, &addr, &w, BPF_ANY);
+	return bpf_map_update_elem(s->watched_fd, &addr, &v, BPF_ANY);
 }
 
 static void attach_func_row(struct fb_session *s, struct row *r)
@@ -290,7 +282,7 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 			reason_add(r, "%s: filter instance %s unresolved", d->syms[i], d->inst_sym);
 			continue;
 		}
-		if (filter && watch(s, r->inst, slot, slot) < 0) {
+		if (filter && watch(s, r->inst, slot) < 0) {
 			reason_add(r, "cannot watch %s", d->inst_sym);
 			continue;
 		}
