@@ -187,32 +187,15 @@ int wl_lockdep_avail(char *why, size_t len)
 			 LOCKDEP_STATS);
 		return -1;
 	}
-	if (!wl_exists(WL_NSIM_BUS)) {
-		snprintf(why, len, "netdevsim not in this kernel (%s missing)",
-			 WL_NSIM_BUS);
-		return -1;
-	}
-	if (geteuid() != 0) {
-		snprintf(why, len, "needs root (%s/new_device)", WL_NSIM_BUS);
-		return -1;
-	}
-	return 0;
+	/* the same netdevsim devices as the sysfs workload */
+	return wl_sysfs_avail(why, len);
 }
 
 int wl_lockdep_run(const struct fb_params *p, struct fb_counts *ops)
 {
 	struct ld_cfg c;
-	unsigned int left;
-	int ret;
 
 	if (ld_cfg(p, &c))
 		return -1;
-	ret = wl_run_child(WL, WL_NEWNET, lockdep_child, p, &c, ops);
-	left = wl_nsim_sweep(c.first_id, c.devices);
-	if (left) {
-		fb_err(WL ": %u netdevsim devices were left behind; removed them",
-		       left);
-		return -1;
-	}
-	return ret;
+	return wl_run_nsim_child(WL, lockdep_child, p, &c, ops, c.first_id, c.devices);
 }

@@ -198,17 +198,8 @@ int wl_sysfs_avail(char *why, size_t len)
 int wl_sysfs_run(const struct fb_params *p, struct fb_counts *ops)
 {
 	struct sysfs_cfg c;
-	unsigned int left;
-	int ret;
 
 	if (sysfs_cfg(p, &c) || check_free_ids(&c))
 		return -1;
-	ret = wl_run_child(WL, WL_NEWNET, sysfs_child, p, &c, ops);
-	left = wl_nsim_sweep(c.first_id, c.devices);
-	if (left) {
-		fb_err(WL ": %u netdevsim devices were left behind; removed them",
-		       left);
-		return -1;
-	}
-	return ret;
+	return wl_run_nsim_child(WL, sysfs_child, p, &c, ops, c.first_id, c.devices);
 }

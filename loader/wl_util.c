@@ -418,3 +418,17 @@ unsigned int wl_nsim_sweep(unsigned int first_id, unsigned int n)
 	}
 	return swept;
 }
+
+int wl_run_nsim_child(const char *wl, wl_child_fn fn, const struct fb_params *p,
+		      void *arg, struct fb_counts *ops, unsigned int first_id,
+		      unsigned int n)
+{
+	int ret = wl_run_child(wl, WL_NEWNET, fn, p, arg, ops);
+	unsigned int left = wl_nsim_sweep(first_id, n);
+
+	if (left) {
+		fb_err("%s: %u netdevsim devices were left behind; removed them", wl, left);
+		return -1;
+	}
+	return ret;
+}

@@ -92,6 +92,14 @@ unsigned int wl_nsim_parallel(const char *wl, unsigned int first_id,
 			      unsigned char *state, int *err);
 /* Deletes every device in the range that still exists; returns count. */
 unsigned int wl_nsim_sweep(unsigned int first_id, unsigned int n);
+/*
+ * wl_run_child() in a private netns, then wl_nsim_sweep() of the child's id
+ * range [first_id, first_id + n): a device left behind is removed and
+ * makes the run fail.
+ */
+int wl_run_nsim_child(const char *wl, wl_child_fn fn, const struct fb_params *p,
+		      void *arg, struct fb_counts *ops, unsigned int first_id,
+		      unsigned int n);
 
 /*
  * nft workload plan (wl_nft.c), exposed for the unit tests.
