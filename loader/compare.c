@@ -1346,75 +1346,98 @@ int fb_parse_double_arg(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
+int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg)
+{
+	switch (o) {
+	case 'a':
+		if (!fb_parse_double_arg(arg, 1e-9, a->alpha_max, &a->alpha))
+			return 1;
+		fb_err("%s: --alpha wants a number in (0, %g], got '%s'", a->cmd, a->alpha_max, arg);
+		return -1;
+	case 'e':
+		if (!fb_parse_double_arg(arg, 0, 1000, &a->min_effect))
+			return 1;
+		fb_err("%s: --min-effect wants a percentage in [0, 1000], got '%s'", a->cmd, arg);
+		return -1;
+	case 'B':
+		a->base_arm = arg;
+		return 1;
+	case 'N':
+		a->new_arm = arg;
+		return 1;
+	}
+	return 0;
+}
+
+int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, char **argv)
+{
+	char err[512];
+
+	memset(c, 0, sizeof(*c));
+	if (argc - optind < 1 || argc - optind > 2) {
+		fb_err("%s: expected BASE NEW, or one ab directory (see foliobench %s --help)",
+		       a->cmd, a->cmd);
+		return 2;
+	}
+	if (fb_cmp_open(c, argc - optind, argv + optind, a->base_arm, a->new_arm, a->alpha,
+			a->min_effect, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("%s: %s", a->cmd, err);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_format(const char *s, enum fb_fmt *fmt)
+{
+	if (!strcmp(s, "text"))
+		*fmt = FB_FMT_TEXT;
+	else if (!strcmp(s, "md") || !strcmp(s, "markdown"))
+		*fmt = FB_FMT_MD;
+	else if (!strcmp(s, "csv"))
+		*fmt = FB_FMT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-effect", required_argument, NULL, 'e' },
-		{ "base-arm", required_argument, NULL, 'B' },
-		{ "new-arm", required_argument, NULL, 'N' },
+		FB_CMP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	double alpha = 0.05, min_effect = 2;
-	const char *base_arm = NULL, *new_arm = NULL;
+	struct fb_cmp_args ca = { .cmd = "compare", .alpha = 0.05, .alpha_max = 0.5, .min_effect = 2 };
 	enum fb_fmt fmt = FB_FMT_TEXT;
 	struct fb_cmp c;
-	char err[512];
-	int o;
+	int o, r;
 
 	optind = 0;
 	opterr = 0;
 	while ((o = getopt_long(argc, argv, "f:a:e:h", opts, NULL)) != -1) {
 		switch (o) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = FB_FMT_TEXT;
-			else if (!strcmp(optarg, "md") || !strcmp(optarg, "markdown"))
-				fmt = FB_FMT_MD;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FB_FMT_CSV;
-			else {
+			if (parse_format(optarg, &fmt)) {
 				fb_err("compare: unknown --format '%s' (text, md or csv)", optarg);
 				return 2;
 			}
-			break;
-		case 'a':
-			if (fb_parse_double_arg(optarg, 1e-9, 0.5, &alpha)) {
-				fb_err("compare: --alpha wants a number in (0, 0.5], got '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			if (fb_parse_double_arg(optarg, 0, 1000, &min_effect)) {
-				fb_err("compare: --min-effect wants a percentage in [0, 1000], got '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'B':
-			base_arm = optarg;
-			break;
-		case 'N':
-			new_arm = optarg;
 			break;
 		case 'h':
 			compare_usage(stdout);
 			return 0;
 		default:
-			fb_err("compare: unknown option '%s' (see foliobench compare --help)",
-			       argv[optind - 1]);
+			r = fb_cmp_arg(&ca, o, optarg);
+			if (r > 0)
+				break;
+			if (!r)
+				fb_err("compare: unknown option '%s' (see foliobench compare --help)",
+				       argv[optind - 1]);
 			return 2;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2) {
-		fb_err("compare: expected BASE NEW, or one ab directory (see foliobench compare --help)");
-		return 2;
-	}
-	if (fb_cmp_open(&c, argc - optind, argv + optind, base_arm, new_arm, alpha, min_effect,
-			err, sizeof(err))) {
-		fb_one_line(err);
-		fb_err("compare: %s", err);
+	if (fb_cmp_open_args(&c, &ca, argc, argv)) {
 		fb_cmp_free(&c);
 		return 2;
 	}

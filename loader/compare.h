@@ -101,6 +101,34 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt);
 /* Option value in [lo, hi]: 0, or -1 if not a number or out of range. */
 int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
 
+/*
+ * Options that compare, report and gate share: --alpha, --min-effect,
+ * --base-arm, --new-arm (getopt values 'a', 'e', 'B', 'N'; FB_CMP_LONGOPTS
+ * lists them for a struct option table).  Set the defaults, pass every
+ * getopt value to fb_cmp_arg(), then open with fb_cmp_open_args().
+ */
+#define FB_CMP_LONGOPTS \
+	{ "alpha", required_argument, NULL, 'a' }, \
+	{ "min-effect", required_argument, NULL, 'e' }, \
+	{ "base-arm", required_argument, NULL, 'B' }, \
+	{ "new-arm", required_argument, NULL, 'N' }
+
+struct fb_cmp_args {
+	const char *cmd;	/* "compare", "report", "gate": for messages */
+	double alpha, alpha_max, min_effect;
+	const char *base_arm, *new_arm;
+};
+
+/* 1: o was one of the shared options; 0: it was not; -1: bad value (printed) */
+int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg);
+
+/*
+ * The operands after getopt (one ab directory, or BASE NEW) into c.
+ * Returns 0, or 2 (the exit status) with one line printed; call
+ * fb_cmp_free() either way.
+ */
+int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, char **argv);
+
 /* Replaces control characters (from names in files) so a message stays one line. */
 void fb_one_line(char *s);
 

@@ -5,9 +5,8 @@
  *
  * A gated metric fails when (docs/compare.md):
  *   - the one-sided Mann-Whitney U test says NEW is larger (worse), at
- *     alpha after Holm-Bonferroni correction over all gated metrics;
- *   - the bootstrap CI (level 1 - 2 alpha) of median(NEW)/median(BASE)
- *     lies above 1; and
+ *     alpha (default 0.01) after Holm-Bonferroni correction over all gated metrics;
+ *   - the median across rounds is worse in NEW; and
  *   - the upper end of the 99% bootstrap CI reaches 1 + max-regression: a
  *     regression of at least the threshold is consistent with the data.
  * Deterministic counts fail when NEW/BASE - 1 exceeds the threshold.
@@ -23,7 +22,14 @@
 
 #include "compare.h"
 
-#define GATE_DEFAULT_METRICS	"func:*:mean,lock:*:hold_mean,workload:*:wall"
+/*
+ * Per-call p50, not the mean: under TCG a boot's mean is dominated by a few
+ * calls that took a timer interrupt (per-boot CV 5-13% vs 2-3% for p50,
+ * measured with one vCPU; docs/compare.md).
+ */
+#define GATE_DEFAULT_METRICS	"func:*:p50,lock:*:hold_mean,workload:*:wall"
+/* family-wise false-alarm bound (Holm over the gated metrics) */
+#define GATE_DEFAULT_ALPHA	0.01
 #define GATE_MIN_ROUNDS		3
 
 struct gated {
@@ -128,10 +134,17 @@ static void evaluate(struct gated *g, double alpha, double thr)
 		lo99 = g->lo;
 		hi99 = g->hi;
 	}
+	/*
+	 * The rank test (Holm-corrected in holm()) is what bounds false alarms;
+	 * a bootstrap interval of medians from ~10 rounds is too coarse to be a
+	 * second significance test (it cost a third of the detections of a 5%
+	 * shift in tests/sim/gate_sim.c), so it only gives the direction and
+	 * the reach of the effect.
+	 */
 	if (lower)
-		g->regressed = g->p < alpha && g->lo > 1 && hi99 >= 1 + thr / 100;
+		g->regressed = g->p < alpha && m->new > m->base && hi99 >= 1 + thr / 100;
 	else
-		g->regressed = g->p < alpha && g->hi < 1 && lo99 <= 1 - thr / 100;
+		g->regressed = g->p < alpha && m->new < m->base && lo99 <= 1 - thr / 100;
 }
 
 /* 1 / C(na + nb, na): the smallest exact one-sided U p-value. */
@@ -262,6 +275,7 @@ static void gate_usage(FILE *f)
 	      "                       [--alpha A] [--bmf FILE] [--base-arm NAME] [--new-arm NAME]\n"
 	      "  exit 0: pass; 1: a significant regression beyond PCT (default 5);\n"
 	      "  2: unusable input.  Default metrics: " GATE_DEFAULT_METRICS "\n"
+	      "  --alpha: family-wise false-alarm bound (default 0.01)\n"
 	      "  metric ids: KIND:NAME:METRIC, see `foliobench compare --format csv`\n", f);
 }
 
@@ -270,18 +284,17 @@ int cmd_gate(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "max-regression", required_argument, NULL, 'r' },
 		{ "metrics", required_argument, NULL, 'm' },
-		{ "alpha", required_argument, NULL, 'a' },
 		{ "bmf", required_argument, NULL, 'b' },
-		{ "base-arm", required_argument, NULL, 'B' },
-		{ "new-arm", required_argument, NULL, 'N' },
+		FB_CMP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	double thr = 5, alpha = 0.05;
+	struct fb_cmp_args ca = { .cmd = "gate", .alpha = GATE_DEFAULT_ALPHA, .alpha_max = 0.25 };
 	char *globs = (char *)GATE_DEFAULT_METRICS;
-	const char *bmf = NULL, *base_arm = NULL, *new_arm = NULL;
+	int ng = 0, nreg = 0, ntested = 0, width = 10, o, r, ret = 0;
+	const char *bmf = NULL;
 	struct gated *g = NULL;
-	int ng = 0, nreg = 0, ntested = 0, width = 10, o, ret = 0;
+	double thr = 5, alpha;
 	struct fb_cmp c;
 	char err[512];
 
@@ -298,37 +311,24 @@ int cmd_gate(int argc, char **argv)
 		case 'm':
 			globs = optarg;
 			break;
-		case 'a':
-			if (fb_parse_double_arg(optarg, 1e-9, 0.25, &alpha)) {
-				fb_err("gate: --alpha wants a number in (0, 0.25], got '%s'", optarg);
-				return 2;
-			}
-			break;
 		case 'b':
 			bmf = optarg;
-			break;
-		case 'B':
-			base_arm = optarg;
-			break;
-		case 'N':
-			new_arm = optarg;
 			break;
 		case 'h':
 			gate_usage(stdout);
 			return 0;
 		default:
-			fb_err("gate: unknown option '%s' (see foliobench gate --help)", argv[optind - 1]);
+			r = fb_cmp_arg(&ca, o, optarg);
+			if (r > 0)
+				break;
+			if (!r)
+				fb_err("gate: unknown option '%s' (see foliobench gate --help)",
+				       argv[optind - 1]);
 			return 2;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2) {
-		fb_err("gate: expected BASE NEW, or one ab directory (see foliobench gate --help)");
-		return 2;
-	}
-	if (fb_cmp_open(&c, argc - optind, argv + optind, base_arm, new_arm, alpha, 0,
-			err, sizeof(err))) {
-		fb_one_line(err);
-		fb_err("gate: %s", err);
+	alpha = ca.alpha;
+	if (fb_cmp_open_args(&c, &ca, argc, argv)) {
 		fb_cmp_free(&c);
 		return 2;
 	}

@@ -448,20 +448,17 @@ int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-effect", required_argument, NULL, 'e' },
-		{ "base-arm", required_argument, NULL, 'B' },
-		{ "new-arm", required_argument, NULL, 'N' },
+		FB_CMP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	double alpha = 0.05, min_effect = 2;
-	const char *out = NULL, *base_arm = NULL, *new_arm = NULL;
-	char err[512], dir[600], p[800], cmd[2048], when[64];
+	struct fb_cmp_args ca = { .cmd = "report", .alpha = 0.05, .alpha_max = 0.5, .min_effect = 2 };
+	char dir[600], p[800], cmd[2048], when[64];
 	char (*svgnames)[160] = NULL;
+	const char *out = NULL;
 	struct arminfo ai[16];
 	struct hpair *hp = NULL;
-	int o, nh = 0, nai, ret = 2;
+	int o, r, nh = 0, nai, ret = 2;
 	struct fb_cmp c;
 	time_t now = time(NULL);
 	FILE *f;
@@ -474,42 +471,21 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
-		case 'a':
-			if (fb_parse_double_arg(optarg, 1e-9, 0.5, &alpha)) {
-				fb_err("report: --alpha wants a number in (0, 0.5], got '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'e':
-			if (fb_parse_double_arg(optarg, 0, 1000, &min_effect)) {
-				fb_err("report: --min-effect wants a percentage, got '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'B':
-			base_arm = optarg;
-			break;
-		case 'N':
-			new_arm = optarg;
-			break;
 		case 'h':
 			report_usage(stdout);
 			return 0;
 		default:
-			fb_err("report: unknown option '%s' (see foliobench report --help)", argv[optind - 1]);
+			r = fb_cmp_arg(&ca, o, optarg);
+			if (r > 0)
+				break;
+			if (!r)
+				fb_err("report: unknown option '%s' (see foliobench report --help)",
+				       argv[optind - 1]);
 			return 2;
 		}
 	}
-	if (argc - optind < 1 || argc - optind > 2) {
-		fb_err("report: expected an ab directory, or BASE NEW (see foliobench report --help)");
-		return 2;
-	}
-	if (fb_cmp_open(&c, argc - optind, argv + optind, base_arm, new_arm, alpha, min_effect,
-			err, sizeof(err))) {
-		fb_one_line(err);
-		fb_err("report: %s", err);
+	if (fb_cmp_open_args(&c, &ca, argc, argv))
 		goto out;
-	}
 	if (out) {
 		snprintf(dir, sizeof(dir), "%s", out);
 	} else if (argc - optind == 1) {
