@@ -22,6 +22,8 @@
 #include "vm.h"
 
 #define AB_MAX_ROUNDS	FB_STATS_MAX_N
+#define AB_DEFAULT_ROUNDS	15
+#define AB_DEFAULT_SMP	1
 #define AB_MAX_WL	FB_MAX_WORKLOADS
 #define AB_MAX_PARAMS	32
 
@@ -51,7 +53,8 @@ static void ab_usage(FILE *f)
 "\n"
 "  --baseline K1     kernel A (baseline)\n"
 "  --patched K2      kernel B (patched)\n"
-"  --rounds N        boots per kernel (3)\n"
+"  --rounds N        boots per kernel (15: what `foliobench gate` needs\n"
+"                    to catch a 5%% regression, docs/compare.md)\n"
 "  --workload W      workload to run (repeatable; default: foliobench run's)\n"
 "  --param KV        workload parameter WL.KEY=VALUE (repeatable)\n"
 "  --flavour F       config flavour of arm-named kernels (perf)\n"
@@ -60,7 +63,9 @@ static void ab_usage(FILE *f)
 "  --append ARGS     extra kernel command line for both arms\n"
 "                    (e.g. nf_tables.foliobench_inject_ns=150)\n"
 "  --probes GLOB     only these probes in the guest runs (repeatable)\n"
-"  --smp N, --mem M, --accel A, --allow REGEX   as for foliobench vm\n"
+"  --smp N           guest CPUs (1: under TCG a second vCPU makes latency\n"
+"                    noisier, see docs/compare.md; 2+ for contention)\n"
+"  --mem M, --accel A, --allow REGEX   as for foliobench vm\n"
 "\n"
 "Writes DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and\n"
 "DIR/ab.json; prints per workload the median wall time and per probe the\n"
@@ -315,8 +320,8 @@ int cmd_ab(int argc, char **argv)
 	const char *out_opt = NULL, *extra_append = "", *probes[AB_MAX_WL];
 	char out[PATH_MAX], repo[PATH_MAX], exe[PATH_MAX], started[32], ts[32];
 	char append[2][512], label[2][64];
-	int nwl = 0, nparams = 0, nprobes = 0, rounds = 3, nruns = 0, failed = 0;
-	struct fb_vm_opts vo = { 0 };
+	int nwl = 0, nparams = 0, nprobes = 0, rounds = AB_DEFAULT_ROUNDS, nruns = 0, failed = 0;
+	struct fb_vm_opts vo = { .smp = AB_DEFAULT_SMP };
 	struct ab_run *runs;
 	uint64_t v, t0;
 	time_t now;
