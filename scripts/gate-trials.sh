@@ -16,9 +16,10 @@
 # Each trial draws R rounds for BASE and R rounds for NEW without
 # replacement (disjoint within the trial), runs `foliobench gate` on them
 # and counts exit 1 (aa: a false alarm; detect: a detection if the
-# injected metric is among the REGRESSED rows).  With exactly R rounds
-# per AB_DIR and --trials 0 the AB_DIRs are used as they are, one trial
-# each: independent trials, no resampling.
+# injected metric is among the REGRESSED rows).  --trials 0 instead cuts
+# each arm's rounds, in AB_DIR order, into consecutive chunks of R: trials
+# that share no round (with R = the rounds of each AB_DIR, one trial per
+# AB_DIR, as it was measured).
 #
 # Resampled trials reuse the same rounds, so they are not independent: the
 # estimate is only as good as the pool is large and varied (several ab runs,
@@ -27,8 +28,8 @@
 # Options:
 #   --rounds R          rounds per side per trial (default: rounds in the
 #                       first AB_DIR's patched/, i.e. the ab default)
-#   --trials N          resampled trials (default 500; 0 = one per AB_DIR)
-#   --metric ID         the injected metric (default func:nft_trans_alloc:mean)
+#   --trials N          resampled trials (default 500; 0 = disjoint chunks)
+#   --metric ID         the injected metric (default func:nft_trans_alloc:p50)
 #   --max-regression P, --alpha A, --metrics GLOBS   passed to foliobench gate
 #   --seed S            PRNG seed of the draws (default 1)
 #   --foliobench PATH   (default ./foliobench)
@@ -40,7 +41,7 @@ die() { echo "gate-trials: $*" >&2; exit 2; }
 mode=$1; shift
 case "$mode" in aa|detect) ;; *) die "mode must be aa or detect, not '$mode'" ;; esac
 
-rounds= trials=500 metric=func:nft_trans_alloc:mean seed=1 fb=./foliobench
+rounds= trials=500 metric=func:nft_trans_alloc:p50 seed=1 fb=./foliobench
 gate_opts=()
 dirs=()
 while [ $# -gt 0 ]; do
@@ -120,11 +121,18 @@ link_set() {	# dest, files...
 }
 
 if [ "$trials" -eq 0 ]; then
+	# disjoint trials: each arm's rounds in ab-directory order, cut into
+	# consecutive chunks of R; no round is in two trials
+	seq_a=() seq_b=()
 	for d in "${dirs[@]}"; do
 		mapfile -t fa < <(arm_files "$d/baseline")
 		mapfile -t fbb < <(arm_files "$d/patched")
-		link_set "$tmp/t/base" "${fa[@]}"
-		link_set "$tmp/t/new" "${fbb[@]}"
+		seq_a+=("${fa[@]}")
+		seq_b+=("${fbb[@]}")
+	done
+	for ((i = 0; i + rounds <= ${#seq_a[@]} && i + rounds <= ${#seq_b[@]}; i += rounds)); do
+		link_set "$tmp/t/base" "${seq_a[@]:$i:$rounds}"
+		link_set "$tmp/t/new" "${seq_b[@]:$i:$rounds}"
 		one_trial "$tmp/t"
 	done
 else
@@ -161,7 +169,7 @@ wilson() {
 }
 
 echo "gate-trials: mode $mode, ${#dirs[@]} ab dir(s), pool ${#pool_a[@]}${pool_b:+ + ${#pool_b[@]}} rounds," \
-     "$rounds rounds per side, $n trials$([ "$trials" -eq 0 ] && echo ' (one per ab dir, independent)' || echo ' (resampled)')," \
+     "$rounds rounds per side, $n trials$([ "$trials" -eq 0 ] && echo ' (disjoint: no shared rounds)' || echo ' (resampled)')," \
      "gate options: ${gate_opts[*]:-defaults}"
 valid=$((n - errors))
 if [ "$mode" = aa ]; then

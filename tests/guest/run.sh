@@ -5,6 +5,8 @@
 #   vm-test.sh          the harness itself (exit codes, panic, timeout)
 #   core                probes attach in the guest; probe counts equal the
 #                       workloads' own op counts; counts scale with devices
+#   gate-test.sh        ab + gate on real rounds: A/A decides, an injected
+#                       regression fails naming its metric
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   series tests        KUnit suites and workloads on the patched kernels
 # Prints ok/not ok lines; tests/run.sh counts them.
@@ -33,6 +35,7 @@ fi
 
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
+bash tests/guest/gate-test.sh "$res"
 # the one-liners, inside a guest, against foliobench's counts.  One vCPU:
 # some scripts put trampolines on busy lock functions (mutex_lock*,
 # down_write, _raw_spin_lock), and under TCG with 2 vCPUs attaching them

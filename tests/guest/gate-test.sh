@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# gate-test.sh RESULTS_DIR - the regression gate on real guest rounds.
+#
+# `foliobench ab` with its defaults (15 rounds, 1 vCPU) baseline vs
+# baseline, then `foliobench gate` on it: the gate must be able to decide
+# (exit 0 or 1, every default gated metric tested; never "cannot detect").
+# Whether this one A/A run passed is printed, not asserted: that is the
+# false-alarm rate, a statistical property measured in reports/gate/.
+# Then the testing-only `regress` kernel with a large injected cost
+# (nf_tables.foliobench_inject_ns=1000, several times the noise): the gate
+# must fail and name func:nft_trans_alloc:p50, and only it among the
+# function metrics.
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/../..}"
+res=$1
+fb=$PWD/foliobench
+. tests/guest/lib.sh
+
+probes=(--workload nft --probes 'nft_trans_alloc*' --probes nf_tables_trans_destroy_work)
+
+reg=$("$fb" kernel build --arm regress --flavour perf 2>"$res/build-regress-perf.log" | tail -1)
+if [ ! -f "$reg/bzImage" ]; then
+	nok "regress perf kernel builds (baseline + kernel-patches/testing)"
+	tail -20 "$res/build-regress-perf.log" | sed 's/^/#   /'
+	exit 0
+fi
+ok "regress perf kernel builds ($(cat "$reg/patches.txt" 2>/dev/null | tr '\n' ' '))"
+
+aa=$res/gate-aa
+"$fb" ab --baseline baseline --patched baseline "${probes[@]}" --out "$aa" >"$res/gate-aa.log" 2>&1
+rc=$?
+n0=$(find "$aa/baseline" -name 'round-*.json' | wc -l)
+n1=$(find "$aa/patched" -name 'round-*.json' | wc -l)
+t "ab A/A with default rounds: exit $rc, $n0+$n1 rounds (want 15+15)" \
+	bash -c "[ $rc = 0 ] && [ $n0 = 15 ] && [ $n1 = 15 ]"
+cpus=$(jq -r '.host.ncpus' "$aa"/*/round-*.json | sort -u | tr '\n' ' ')
+t "ab boots one vCPU by default (ncpus: $cpus)" test "$cpus" = "1 "
+
+"$fb" gate "$aa" --bmf "$res/aa-bmf.json" >"$res/gate-aa.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$res/gate-aa.out"
+tested=$(grep -c -E '^(ok|REGRESSED) ' "$res/gate-aa.out")
+t "gate on A/A decides (exit $rc: 0 pass, 1 false alarm; never 2) over 3 gated metrics ($tested)" \
+	bash -c "[ $rc = 0 -o $rc = 1 ] && [ $tested = 3 ] && grep -q 'Holm over 3' '$res/gate-aa.out'"
+echo "# A/A gate: $([ $rc = 0 ] && echo pass || echo 'FALSE ALARM') (rates: reports/gate/README.md)"
+v=$(jq -r '."func:nft_trans_alloc".p50_ns.value // empty' "$res/aa-bmf.json" 2>/dev/null)
+t "BMF export has func:nft_trans_alloc p50_ns ($v)" test -n "$v"
+
+rg=$res/gate-reg
+"$fb" ab --baseline baseline --patched "$reg" --rounds 6 "${probes[@]}" \
+	--append nf_tables.foliobench_inject_ns=1000 --out "$rg" >"$res/gate-reg.log" 2>&1
+rc=$?
+t "ab baseline vs regress (inject 1000 ns): exit $rc" test $rc = 0
+"$fb" gate "$rg" >"$res/gate-reg.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$res/gate-reg.out"
+t "gate fails (exit $rc) on the injected regression" test $rc = 1
+t "gate names func:nft_trans_alloc:p50 as REGRESSED" grep -q '^REGRESSED *func:nft_trans_alloc:p50' "$res/gate-reg.out"
+t "gate does not blame nf_tables_trans_destroy_work" \
+	bash -c "! grep -q '^REGRESSED *func:nf_tables_trans_destroy_work' '$res/gate-reg.out'"
