@@ -1141,10 +1141,18 @@ static void notes_print(FILE *f, enum fb_fmt fmt, const char *s)
 	}
 }
 
+/* a percentage from a fraction, empty when undefined */
+static void csv_pct(FILE *f, double frac)
+{
+	if (isfinite(frac))
+		fprintf(f, "%.3f", frac * 100);
+}
+
 static void print_csv(FILE *f, const struct fb_cmp *c)
 {
 	fputs("kind,name,metric,unit,type,base_rounds,new_rounds,base,new,delta_pct,"
-	      "ratio_ci_lo,ratio_ci_hi,p_value,per_op,deterministic,verdict\n", f);
+	      "ratio_ci_lo,ratio_ci_hi,p_value,per_op,deterministic,verdict,"
+	      "base_cv_pct,new_cv_pct\n", f);
 	for (int i = 0; i < c->nrows; i++) {
 		const struct fb_row *row = &c->rows[i];
 
@@ -1173,7 +1181,11 @@ static void print_csv(FILE *f, const struct fb_cmp *c)
 				fprintf(f, "%.4g", m->st.mwu.p_two);
 			fputc(',', f);
 			csv_field(f, m->per);
-			fprintf(f, ",%d,%s\n", m->deterministic, fb_verdict_name(m->v));
+			fprintf(f, ",%d,%s,", m->deterministic, fb_verdict_name(m->v));
+			csv_pct(f, fb_rel_sd(m->a, m->na));
+			fputc(',', f);
+			csv_pct(f, fb_rel_sd(m->b, m->nb));
+			fputc('\n', f);
 		}
 	}
 }

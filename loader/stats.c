@@ -60,6 +60,22 @@ double fb_median(const double *v, int n)
 	return m;
 }
 
+double fb_rel_sd(const double *v, int n)
+{
+	double sum = 0, ss = 0, mean;
+
+	if (n < 2)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / n;
+	if (mean == 0)
+		return NAN;
+	for (int i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return sqrt(ss / (n - 1)) / fabs(mean);
+}
+
 double fb_norm_cdf(double z)
 {
 	return 0.5 * erfc(-z / M_SQRT2);

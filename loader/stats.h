@@ -20,6 +20,8 @@
 
 /* Median of n values (copied, not reordered).  NaN if n == 0. */
 double fb_median(const double *v, int n);
+/* sample standard deviation / |mean| (coefficient of variation); NAN if n < 2 or mean 0 */
+double fb_rel_sd(const double *v, int n);
 /* Quantile q in [0,1] of sorted values, linear interpolation. */
 double fb_quantile_sorted(const double *sorted, int n, double q);
 

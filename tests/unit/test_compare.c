@@ -336,7 +336,8 @@ static void test_good(void)
 	o = slurp(out);
 	CHECK(rc == 0 && has_line(o, "kind,name,metric", NULL) &&
 	      has_line(o, "func,nft_trans_alloc,mean,ns,noisy,5,5,", ",improved", NULL) &&
-	      has_line(o, "workload,nft,wall,ns,noisy,5,5", NULL), "csv rows");
+	      has_line(o, "workload,nft,wall,ns,noisy,5,5", NULL) &&
+	      has_line(o, "kind,name,metric", ",base_cv_pct,new_cv_pct", NULL), "csv rows");
 	free(o);
 
 	/* report: md + self-contained html with one SVG per probe statistic */
@@ -371,8 +372,8 @@ static void test_good(void)
 	mkdir(aa, 0755);
 	path(b, sizeof(b), "aa/baseline");
 	path(n, sizeof(n), "aa/patched");
-	write_rounds(b, &base, "baseline", 5);
-	write_rounds(n, &base, "baseline", 5);
+	write_rounds(b, &base, "baseline", 8);
+	write_rounds(n, &base, "baseline", 8);
 	rc = run(cmd_compare, out, err, "compare", "--format", "csv", aa, NULL);
 	o = slurp(out);
 	CHECK(rc == 0 && !strstr(o, "regressed") && !strstr(o, "improved"),
@@ -388,11 +389,11 @@ static void test_good(void)
 
 		reg.func_ns = base.func_ns * 1.10;
 		path(r, sizeof(r), "aa/regress");
-		write_rounds(r, &reg, "regress", 5);
+		write_rounds(r, &reg, "regress", 8);
 		rc = run(cmd_gate, out, err, "gate", b, r, NULL);
 		o = slurp(out);
 		CHECK(rc == 1, "+10% latency: gate fails with exit 1");
-		CHECK(has_line(o, "func:nft_trans_alloc:mean", NULL),
+		CHECK(has_line(o, "REGRESSED", "func:nft_trans_alloc:p50", NULL),
 		      "gate names the regressed metric");
 		CHECK(!has_line(o, "workload:nft:wall", "REGRESSED", NULL),
 		      "gate does not blame wall time");
@@ -409,7 +410,7 @@ static void test_good(void)
 			json_object *j = json_object_from_file(bmf), *bench, *meas, *v;
 
 			CHECK(rc == 1 && j && json_object_object_get_ex(j, "func:nft_trans_alloc", &bench) &&
-			      json_object_object_get_ex(bench, "mean_ns", &meas) &&
+			      json_object_object_get_ex(bench, "p50_ns", &meas) &&
 			      json_object_object_get_ex(meas, "value", &v) &&
 			      fabs(json_object_get_double(v) - 1247) < 60 &&
 			      json_object_object_get_ex(meas, "lower_value", &v) &&
@@ -435,7 +436,7 @@ static void test_good(void)
 		rc = run(cmd_gate, out, err, "gate", g3b, g3n, NULL);
 		e = slurp(err);
 		CHECK(rc == 2 && count_lines(e) == 1 && strstr(e, "can never show a significant regression") &&
-		      strstr(e, "needs at least 4 rounds"),
+		      strstr(e, "needs at least 6 rounds"),
 		      "gate with 3+3 rounds: exit 2, says it cannot detect");
 		free(e);
 	}

@@ -75,6 +75,17 @@ static void test_median(void)
 	CHECK(isnan(fb_median(one, 0)), "median of nothing is NaN");
 }
 
+static void test_rel_sd(void)
+{
+	double v[] = { 90, 100, 110 }, same[] = { 5, 5, 5, 5 }, zero[] = { -1, 1 };
+
+	/* sample SD of 90, 100, 110 is 10, mean 100 */
+	CHECK(fabs(fb_rel_sd(v, 3) - 0.1) < 1e-12, "relative SD: 10/100");
+	CHECK(fb_rel_sd(same, 4) == 0, "relative SD of equal values is 0");
+	CHECK(isnan(fb_rel_sd(v, 1)), "relative SD of one value is NaN");
+	CHECK(isnan(fb_rel_sd(zero, 2)), "relative SD with mean 0 is NaN");
+}
+
 static void test_mwu_exact(void)
 {
 	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
@@ -247,6 +258,7 @@ static void test_verdicts(void)
 int main(void)
 {
 	test_median();
+	test_rel_sd();
 	test_mwu_exact();
 	test_mwu_normal();
 	test_prng_bootstrap();
