@@ -901,7 +901,7 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void html_esc(FILE *f, const char *s)
+void fb_html_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -981,11 +981,11 @@ static void t_print(FILE *f, const struct table *t, enum fb_fmt fmt)
 	}
 	if (fmt == FB_FMT_HTML) {
 		fputs("<h3>", f);
-		html_esc(f, t->title);
+		fb_html_esc(f, t->title);
 		fputs("</h3>\n<table>\n<thead><tr>", f);
 		for (int c = 0; c < t->ncols; c++) {
 			fprintf(f, "<th%s>", t->left[c] ? " class=\"l\"" : "");
-			html_esc(f, t->hdr[c]);
+			fb_html_esc(f, t->hdr[c]);
 			fputs("</th>", f);
 		}
 		fputs("</tr></thead>\n<tbody>\n", f);
@@ -994,7 +994,7 @@ static void t_print(FILE *f, const struct table *t, enum fb_fmt fmt)
 				t->group[r] ? " g" : "");
 			for (int c = 0; c < t->ncols; c++) {
 				fprintf(f, "<td%s>", t->left[c] ? " class=\"l\"" : "");
-				html_esc(f, t->cell[r][c]);
+				fb_html_esc(f, t->cell[r][c]);
 				fputs("</td>", f);
 			}
 			fputs("</tr>\n", f);
@@ -1130,7 +1130,7 @@ static void notes_print(FILE *f, enum fb_fmt fmt, const char *s)
 {
 	if (fmt == FB_FMT_HTML) {
 		fputs("<p class=\"note\">", f);
-		html_esc(f, s);
+		fb_html_esc(f, s);
 		fputs("</p>\n", f);
 	} else if (fmt == FB_FMT_MD) {
 		fprintf(f, "- ");
@@ -1358,27 +1358,28 @@ int fb_parse_double_arg(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg)
+int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg, const char *opt)
 {
 	switch (o) {
 	case 'a':
 		if (!fb_parse_double_arg(arg, 1e-9, a->alpha_max, &a->alpha))
-			return 1;
+			return 0;
 		fb_err("%s: --alpha wants a number in (0, %g], got '%s'", a->cmd, a->alpha_max, arg);
 		return -1;
 	case 'e':
 		if (!fb_parse_double_arg(arg, 0, 1000, &a->min_effect))
-			return 1;
+			return 0;
 		fb_err("%s: --min-effect wants a percentage in [0, 1000], got '%s'", a->cmd, arg);
 		return -1;
 	case 'B':
 		a->base_arm = arg;
-		return 1;
+		return 0;
 	case 'N':
 		a->new_arm = arg;
-		return 1;
+		return 0;
 	}
-	return 0;
+	fb_err("%s: unknown option '%s' (see foliobench %s --help)", a->cmd, opt, a->cmd);
+	return -1;
 }
 
 int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, char **argv)
@@ -1424,7 +1425,7 @@ int cmd_compare(int argc, char **argv)
 	struct fb_cmp_args ca = { .cmd = "compare", .alpha = 0.05, .alpha_max = 0.5, .min_effect = 2 };
 	enum fb_fmt fmt = FB_FMT_TEXT;
 	struct fb_cmp c;
-	int o, r;
+	int o;
 
 	optind = 0;
 	opterr = 0;
@@ -1440,13 +1441,9 @@ int cmd_compare(int argc, char **argv)
 			compare_usage(stdout);
 			return 0;
 		default:
-			r = fb_cmp_arg(&ca, o, optarg);
-			if (r > 0)
-				break;
-			if (!r)
-				fb_err("compare: unknown option '%s' (see foliobench compare --help)",
-				       argv[optind - 1]);
-			return 2;
+			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
+				return 2;
+			break;
 		}
 	}
 	if (fb_cmp_open_args(&c, &ca, argc, argv)) {

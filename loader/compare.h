@@ -95,6 +95,9 @@ int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen);
 void fb_metric_id(const struct fb_row *row, const struct fb_metric *m, char *buf, size_t len);
 const char *fb_row_kind_name(enum fb_row_kind k);
 
+/* s with <, >, & and " escaped for HTML */
+void fb_html_esc(FILE *f, const char *s);
+
 /* Writes the tables (text, md or html fragment) or the CSV. */
 void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt);
 
@@ -119,8 +122,12 @@ struct fb_cmp_args {
 	const char *base_arm, *new_arm;
 };
 
-/* 1: o was one of the shared options; 0: it was not; -1: bad value (printed) */
-int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg);
+/*
+ * A getopt value the command did not handle itself: 0 if it was one of the
+ * shared options, else -1 with one line printed (bad value, or opt, the
+ * option as typed, is unknown).
+ */
+int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg, const char *opt);
 
 /*
  * The operands after getopt (one ab directory, or BASE NEW) into c.

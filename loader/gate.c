@@ -291,7 +291,7 @@ int cmd_gate(int argc, char **argv)
 	};
 	struct fb_cmp_args ca = { .cmd = "gate", .alpha = GATE_DEFAULT_ALPHA, .alpha_max = 0.25 };
 	char *globs = (char *)GATE_DEFAULT_METRICS;
-	int ng = 0, nreg = 0, ntested = 0, width = 10, o, r, ret = 0;
+	int ng = 0, nreg = 0, ntested = 0, width = 10, o, ret = 0;
 	const char *bmf = NULL;
 	struct gated *g = NULL;
 	double thr = 5, alpha;
@@ -318,13 +318,9 @@ int cmd_gate(int argc, char **argv)
 			gate_usage(stdout);
 			return 0;
 		default:
-			r = fb_cmp_arg(&ca, o, optarg);
-			if (r > 0)
-				break;
-			if (!r)
-				fb_err("gate: unknown option '%s' (see foliobench gate --help)",
-				       argv[optind - 1]);
-			return 2;
+			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
+				return 2;
+			break;
 		}
 	}
 	alpha = ca.alpha;

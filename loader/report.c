@@ -24,19 +24,6 @@
 #define MT	60
 #define MB	40
 
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static void md(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -144,9 +131,9 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 		SVG_W, SVG_H, SVG_W, SVG_H);
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
 	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", ML);
-	esc(f, hp->probe);
+	fb_html_esc(f, hp->probe);
 	fputs(" &#8212; ", f);
-	esc(f, hp->stat);
+	fb_html_esc(f, hp->stat);
 	fputs("</text>\n", f);
 	if (imax < 0) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\">no samples on either side</text>\n</svg>\n",
@@ -187,7 +174,7 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 			fputs("</g>\n", f);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\">", (ML + SVG_W - MR) / 2, SVG_H - 8);
-	esc(f, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
+	fb_html_esc(f, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
 	fputs(" (log scale)</text>\n", f);
 	fprintf(f, "</g>\n<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
 		"text-anchor=\"middle\" fill=\"#333\">density (per log unit)</text>\n",
@@ -223,7 +210,7 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 		fb_fmt_ns(med, a, sizeof(a));
 		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\">", ML, 24 + 16 * s, col[s], ML + 14, 33 + 16 * s);
-		esc(f, names[s]);
+		fb_html_esc(f, names[s]);
 		fb_fmt_count((double)hp->h[s].count, lab, sizeof(lab));
 		fprintf(f, ": %s samples in %d round(s), median %s</text>\n", lab, hp->rounds[s], a);
 	}
@@ -376,32 +363,32 @@ static void write_html(FILE *f, const struct fb_cmp *c, const char *cmd, const c
 	const char *names[2] = { c->base.name, c->new.name };
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>foliobench: ", f);
-	esc(f, c->base.name);
+	fb_html_esc(f, c->base.name);
 	fputs(" vs ", f);
-	esc(f, c->new.name);
+	fb_html_esc(f, c->new.name);
 	fprintf(f, "</title>\n<style>%s</style>\n</head><body>\n<h1>foliobench report: ", css);
-	esc(f, c->base.name);
+	fb_html_esc(f, c->base.name);
 	fputs(" vs ", f);
-	esc(f, c->new.name);
+	fb_html_esc(f, c->new.name);
 	fputs("</h1>\n<p>Produced by <code>", f);
-	esc(f, cmd);
+	fb_html_esc(f, cmd);
 	fprintf(f, "</code> on %s.</p>\n<h2>Arms</h2>\n<table><thead><tr><th class=\"l\"></th>"
 		"<th class=\"l\">", when);
-	esc(f, c->base.name);
+	fb_html_esc(f, c->base.name);
 	fputs(" (BASE)</th><th class=\"l\">", f);
-	esc(f, c->new.name);
+	fb_html_esc(f, c->new.name);
 	fprintf(f, " (NEW)</th></tr></thead><tbody>\n<tr><td class=\"l\">rounds</td>"
 		"<td class=\"l\">%d</td><td class=\"l\">%d</td></tr>\n"
 		"<tr><td class=\"l\">source</td><td class=\"l wrap\">", c->base.n, c->new.n);
-	esc(f, c->base.path);
+	fb_html_esc(f, c->base.path);
 	fputs("</td><td class=\"l wrap\">", f);
-	esc(f, c->new.path);
+	fb_html_esc(f, c->new.path);
 	fputs("</td></tr>\n", f);
 	for (int i = 0; i < nai; i++) {
 		fprintf(f, "<tr><td class=\"l\">%s</td>", ai[i].label);
 		for (int s = 0; s < 2; s++) {
 			fputs("<td class=\"l wrap\">", f);
-			esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
+			fb_html_esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
 			if (ai[i].varies[s])
 				fprintf(f, " <em>(differs in %d round(s))</em>", ai[i].varies[s]);
 			fputs("</td>", f);
@@ -458,7 +445,7 @@ int cmd_report(int argc, char **argv)
 	const char *out = NULL;
 	struct arminfo ai[16];
 	struct hpair *hp = NULL;
-	int o, r, nh = 0, nai, ret = 2;
+	int o, nh = 0, nai, ret = 2;
 	struct fb_cmp c;
 	time_t now = time(NULL);
 	FILE *f;
@@ -475,13 +462,9 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return 0;
 		default:
-			r = fb_cmp_arg(&ca, o, optarg);
-			if (r > 0)
-				break;
-			if (!r)
-				fb_err("report: unknown option '%s' (see foliobench report --help)",
-				       argv[optind - 1]);
-			return 2;
+			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
+				return 2;
+			break;
 		}
 	}
 	if (fb_cmp_open_args(&c, &ca, argc, argv))
