@@ -41,8 +41,13 @@ bash tests/guest/gate-test.sh "$res"
 # down_write, _raw_spin_lock), and under TCG with 2 vCPUs attaching them
 # sometimes oopsed the guest ("Oops: int3" in mutex_lock_killable while
 # the other vCPU ran it): cross-vCPU text poking, absent with one vCPU.
+# The lock one-liners run only on the lockstat kernel below: here foliobench
+# has no lock rows to compare them with, and a trampoline on the spinlock
+# path once left bpftrace hung after SIGINT in this TCG guest.
 "$fb" vm --smp 1 --kernel "$base" --results "$res" --timeout 1800 --log "$res/bpftrace.log" -- \
-	sh -c 'bash tests/guest/bpftrace-test.sh 2>&1' | grep -E '^(not )?ok|SKIP|^#' ||
+	sh -c 'bash tests/guest/bpftrace-test.sh --only nft_trans_alloc --only nft_trans_destroy \
+		--only kernfs_new_node --only kernfs_add_one --only kernfs_activate \
+		--only lockdep_list_entry --only get_device_parent 2>&1' | grep -E '^(not )?ok|SKIP|^#' ||
 	nok "bpftrace-test ran"
 # the lockdep list-entry one-liner needs the patched lockstat kernel; the
 # lock one-liners are checked against /proc/lock_stat there
