@@ -33,7 +33,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
-LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_SRCS := $(wildcard loader/*.c loader/*/*.c)
 LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS))
 LIB_OBJS := $(filter-out $(OUT)/loader/main.o,$(LOADER_OBJS))
 TEST_SRCS := $(wildcard tests/unit/*.c)
@@ -59,9 +59,14 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUT)/loader/%.o: loader/%.c $(wildcard loader/*.h) bpf/fbhist.h $(SKELS) | $(OUT)
+# -MMD: each object depends on the headers it includes, nothing more.  The
+# skeletons are generated headers, so they must exist before the first
+# compile of the one file that includes them (measure/probes.c).
+$(OUT)/loader/measure/probes.o: $(SKELS)
+$(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(OUT)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(OUT)
 	$(call msg,CC,$@)
@@ -80,6 +85,8 @@ kernels: foliobench
 
 deps:
 	$(Q)bash scripts/deps.sh
+
+-include $(LOADER_OBJS:.o=.d)
 
 clean:
 	$(call msg,CLEAN,)

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb.h"
+#include "analysis/compare.h"
+#include "guest/vm.h"
+#include "measure/run.h"
 
 static const struct {
 	const char *name;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# guest-init.sh - PID 1 of a `foliobench vm` guest (see loader/vm.c).
+# guest-init.sh - PID 1 of a `foliobench vm` guest (see loader/guest/vm.c).
 #
 # The kernel mounts the host's root read-only over 9p (tag fbroot) and runs
 # this script as init (init=/bin/sh -- <this file>).  It mounts the usual

@@ -101,7 +101,11 @@ tar -C "$tree.tmp" --strip-components=1 -xJf "$tarball"
 	cd "$tree.tmp"
 	git init -q
 	git add -f . >/dev/null
-	git -c user.name=foliobench -c user.email=foliobench@localhost \
+	# Fixed identity and dates: the base commit's id is then the same on
+	# every machine, so the series' base-commit: trailers can name it.
+	GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
+		git -c user.name=foliobench -c user.email=foliobench@localhost \
+		-c core.autocrlf=false -c core.fileMode=true \
 		commit -q -m "Linux $BASE_VERSION (Debian $BASE_PACKAGE $BASE_DEB_VERSION)"
 	git tag base
 )

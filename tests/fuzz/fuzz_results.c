@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fb.h"
+#include "model/fb.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

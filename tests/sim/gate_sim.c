@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fb.h"
+#include "model/fb.h"
 
 static uint64_t rs = 7;
 

@@ -2,8 +2,9 @@
 /* test_catalogue.c - the probe and workload tables are consistent. */
 #include <string.h>
 
-#include "catalogue.h"
-#include "fb.h"
+#include "measure/catalogue.h"
+#include "model/fb.h"
+#include "workloads/workloads.h"
 #include "tap.h"
 
 static int known_series(const char *s)

@@ -20,8 +20,8 @@
 
 #include <json-c/json.h>
 
-#include "compare.h"
-#include "fb.h"
+#include "analysis/compare.h"
+#include "model/fb.h"
 
 static int failures;
 static char tmp[256];

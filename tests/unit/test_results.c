@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fb.h"
+#include "model/fb.h"
 #include "tap.h"
 
 static struct fb_result *sample(void)

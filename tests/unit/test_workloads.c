@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fb.h"
-#include "wl_util.h"
+#include "model/fb.h"
+#include "workloads/wl_util.h"
 
 static int passed, failed;
 

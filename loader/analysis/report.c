@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - `foliobench report DIR | BASE NEW [--out reports/LABEL]`:
+ * report.md and a self-contained report.html (inline CSS and SVG, no
+ * external assets) with the compare tables, per-probe histograms of
+ * baseline and patched overlaid on a log-x axis, and what each arm ran on.
+ * The SVGs are also written as files so report.md can show them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "analysis/compare.h"
+
+#define SVG_W	680
+#define SVG_H	270
+#define ML	54	/* margins */
+#define MR	16
+#define MT	60
+#define MB	40
+
+static void md(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '`' || *s == '[' || *s == ']')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static int mkdir_p(const char *path)
+{
+	char p[1024];
+
+	if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p))
+		return -1;
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	if (mkdir(p, 0755) && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/* A file name from a probe name: [A-Za-z0-9_.-] only. */
+static void safe_name(const char *in, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *in && o + 1 < len; in++)
+		out[o++] = (*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') ||
+			   (*in >= '0' && *in <= '9') || *in == '_' || *in == '-' || *in == '.' ?
+			   *in : '_';
+	out[o] = '\0';
+}
+
+/* ---- histograms ---- */
+
+struct hpair {
+	char probe[64], stat[16];
+	struct fb_hist h[2];	/* merged over rounds: base, new */
+	int rounds[2];
+};
+
+static double xpos(double v, double lmin, double lmax)
+{
+	double l = log10(v < 0.5 ? 0.5 : v);
+
+	return ML + (l - lmin) / (lmax - lmin) * (SVG_W - ML - MR);
+}
+
+static void tick_label(double v, char *buf, size_t len)
+{
+	if (v >= 1e9)
+		snprintf(buf, len, "%gs", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, len, "%gms", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, len, "%gus", v / 1e3);
+	else
+		snprintf(buf, len, "%gns", v);
+}
+
+/*
+ * Density per log10 unit of each bucket (bucket fraction / log width), so
+ * the curve shape does not depend on the bucket layout; both arms are
+ * scaled to the larger peak.
+ */
+static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2])
+{
+	static const char *const col[2] = { "#1f77b4", "#ff7f0e" };
+	int imin = FB_NBUCKETS, imax = -1;
+	double dens[2][FB_NBUCKETS], peak = 0, lmin, lmax;
+	char lab[48], a[32];
+
+	for (int s = 0; s < 2; s++) {
+		uint64_t tot = 0;
+
+		for (int i = 0; i < (int)FB_NBUCKETS; i++)
+			tot += hp->h[s].buckets[i];
+		for (int i = 0; i < (int)FB_NBUCKETS; i++) {
+			double lo = fb_bucket_lo((unsigned int)i), hi = (double)fb_bucket_hi((unsigned int)i) + 1;
+			double w = log10(hi) - log10(lo < 0.5 ? 0.5 : lo);
+
+			dens[s][i] = 0;
+			if (!hp->h[s].buckets[i] || !tot)
+				continue;
+			if (i == (int)FB_NBUCKETS - 1)
+				w = 1;
+			dens[s][i] = (double)hp->h[s].buckets[i] / (double)tot / w;
+			if (dens[s][i] > peak)
+				peak = dens[s][i];
+			if (i < imin)
+				imin = i;
+			if (i > imax)
+				imax = i;
+		}
+	}
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n",
+		SVG_W, SVG_H, SVG_W, SVG_H);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
+	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", ML);
+	fb_html_esc(f, hp->probe);
+	fputs(" &#8212; ", f);
+	fb_html_esc(f, hp->stat);
+	fputs("</text>\n", f);
+	if (imax < 0) {
+		fprintf(f, "<text x=\"%d\" y=\"%d\">no samples on either side</text>\n</svg>\n",
+			ML, SVG_H / 2);
+		return;
+	}
+	lmin = log10(fmax(0.5, (double)fb_bucket_lo((unsigned int)imin)));
+	lmax = log10((double)fb_bucket_hi((unsigned int)imax) + 1);
+	{
+		double pad = fmax(0.08, (lmax - lmin) * 0.06);
+
+		lmin -= pad;
+		lmax += pad;
+	}
+	/* grid and labels at 1, 2, 5 x 10^d */
+	for (int pass = 0; pass < 2; pass++) {
+		fputs(pass ? "<g fill=\"#333\" text-anchor=\"middle\">\n" : "<g stroke=\"#ddd\">\n", f);
+		for (double d = floor(lmin); d <= ceil(lmax); d++)
+			for (int k = 0; k < 3; k++) {
+				static const double mult[3] = { 1, 2, 5 };
+				double v = mult[k] * pow(10, d), x;
+
+				if (log10(v) < lmin || log10(v) > lmax)
+					continue;
+				if (k && lmax - lmin > 3)	/* wide range: decades only */
+					continue;
+				x = xpos(v, lmin, lmax);
+				if (!pass) {
+					fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
+						x, MT, x, SVG_H - MB);
+				} else {
+					tick_label(v, lab, sizeof(lab));
+					fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", x,
+						SVG_H - MB + 14, lab);
+				}
+			}
+		if (!pass)
+			fputs("</g>\n", f);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\">", (ML + SVG_W - MR) / 2, SVG_H - 8);
+	fb_html_esc(f, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
+	fputs(" (log scale)</text>\n", f);
+	fprintf(f, "</g>\n<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
+		"text-anchor=\"middle\" fill=\"#333\">density (per log unit)</text>\n",
+		(MT + SVG_H - MB) / 2, (MT + SVG_H - MB) / 2);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
+		ML, SVG_H - MB, SVG_W - MR, SVG_H - MB);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
+		ML, MT, ML, SVG_H - MB);
+	for (int s = 0; s < 2; s++) {
+		double y0 = SVG_H - MB, hgt = SVG_H - MB - MT - 4;
+		double med;
+
+		if (!hp->h[s].count)
+			continue;
+		fprintf(f, "<path fill=\"%s\" fill-opacity=\"%s\" stroke=\"%s\" "
+			"stroke-width=\"1.2\" d=\"M%.1f %.1f",
+			col[s], s ? "0.15" : "0.25", col[s],
+			xpos(fmax(0.5, (double)fb_bucket_lo((unsigned int)imin)), lmin, lmax), y0);
+		for (int i = imin; i <= imax; i++) {
+			double x1 = xpos(fmax(0.5, (double)fb_bucket_lo((unsigned int)i)), lmin, lmax);
+			double x2 = xpos((double)fb_bucket_hi((unsigned int)i) + 1, lmin, lmax);
+			double y = y0 - (peak > 0 ? dens[s][i] / peak : 0) * hgt;
+
+			fprintf(f, " L%.1f %.1f L%.1f %.1f", x1, y, x2, y);
+		}
+		fprintf(f, " L%.1f %.1f Z\"/>\n",
+			xpos((double)fb_bucket_hi((unsigned int)imax) + 1, lmin, lmax), y0);
+		med = fb_hist_percentile(&hp->h[s], 50);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			"stroke-dasharray=\"4 3\"/>\n", xpos(med, lmin, lmax), MT,
+			xpos(med, lmin, lmax), y0, col[s]);
+		/* legend */
+		fb_fmt_ns(med, a, sizeof(a));
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\">", ML, 24 + 16 * s, col[s], ML + 14, 33 + 16 * s);
+		fb_html_esc(f, names[s]);
+		fb_fmt_count((double)hp->h[s].count, lab, sizeof(lab));
+		fprintf(f, ": %s samples in %d round(s), median %s</text>\n", lab, hp->rounds[s], a);
+	}
+	fputs("</svg>\n", f);
+}
+
+static int collect_hists(const struct fb_cmp *c, struct hpair **out)
+{
+	const struct fb_result *r0 = c->base.r[0];
+	const struct fb_side *sd[2] = { &c->base, &c->new };
+	struct hpair *hp = calloc((size_t)r0->nprobes * FB_MAX_STATS + 1, sizeof(*hp));
+	int n = 0;
+
+	if (!hp)
+		return -1;
+	for (int p = 0; p < r0->nprobes; p++)
+		for (int k = 0; k < r0->probes[p].nstats && k < FB_MAX_STATS; k++) {
+			struct hpair *x = &hp[n];
+
+			snprintf(x->probe, sizeof(x->probe), "%s", r0->probes[p].name);
+			snprintf(x->stat, sizeof(x->stat), "%s", r0->probes[p].stats[k].name);
+			for (int s = 0; s < 2; s++)
+				for (int i = 0; i < sd[s]->n; i++) {
+					const struct fb_probe_result *pr =
+						fb_result_probe(sd[s]->r[i], x->probe);
+
+					if (!pr || strcmp(pr->status, "attached"))
+						continue;
+					for (int j = 0; j < pr->nstats; j++)
+						if (!strcmp(pr->stats[j].name, x->stat)) {
+							fb_hist_merge(&x->h[s], &pr->stats[j].h);
+							x->rounds[s]++;
+						}
+				}
+			if (x->h[0].count || x->h[1].count)
+				n++;
+		}
+	*out = hp;
+	return n;
+}
+
+/* ---- arms ---- */
+
+struct arminfo {
+	const char *label;
+	const char *val[2];
+	int varies[2];
+};
+
+static void arm_field(const struct fb_side *s, size_t off, const char **val, int *varies)
+{
+	*val = (const char *)s->r[0] + off;
+	*varies = 0;
+	for (int i = 1; i < s->n; i++)
+		if (strcmp(*val, (const char *)s->r[i] + off))
+			(*varies)++;
+}
+
+#define HOST_OFF(f) offsetof(struct fb_result, host.f)
+
+static int arm_table(const struct fb_cmp *c, struct arminfo *ai)
+{
+	static const struct {
+		const char *label;
+		size_t off;
+	} fields[] = {
+		{ "kernel release", HOST_OFF(release) },
+		{ "kernel version", HOST_OFF(version) },
+		{ "config sha256", HOST_OFF(config_sha256) },
+		{ "build id", HOST_OFF(build_id) },
+		{ "cmdline", HOST_OFF(cmdline) },
+		{ "cpu", HOST_OFF(cpu_model) },
+		{ "arm (foliobench.arm=)", HOST_OFF(arm) },
+		{ "label", offsetof(struct fb_result, label) },
+		{ "tool version", offsetof(struct fb_result, tool_version) },
+	};
+	int n = (int)(sizeof(fields) / sizeof(fields[0]));
+
+	for (int i = 0; i < n; i++) {
+		ai[i].label = fields[i].label;
+		arm_field(&c->base, fields[i].off, &ai[i].val[0], &ai[i].varies[0]);
+		arm_field(&c->new, fields[i].off, &ai[i].val[1], &ai[i].varies[1]);
+	}
+	return n;
+}
+
+/* ---- the two files ---- */
+
+static const char css[] =
+	"body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}"
+	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bottom:.2em}"
+	"h3{font-size:1.05em;margin-top:1.5em}"
+	"table{border-collapse:collapse;font-size:.85em;margin:.5em 0}"
+	"th,td{padding:.25em .6em;text-align:right;border-bottom:1px solid #eee;white-space:nowrap}"
+	"th{background:#f4f4f4}.l{text-align:left}tr.g td{border-top:1px solid #bbb}"
+	"tr.v-improved td:last-child{color:#1a7f37;font-weight:600}"
+	"tr.v-regressed td:last-child{color:#cf222e;font-weight:600}"
+	"tr.v-changed td:last-child{color:#9a6700;font-weight:600}"
+	"tr.v-inconclusive td:last-child{color:#777}"
+	"code,pre{background:#f6f8fa;padding:.1em .3em;font-size:.85em}pre{padding:.6em;overflow-x:auto}"
+	".note{color:#555;font-size:.85em;margin:.2em 0}.hists{display:flex;flex-wrap:wrap;gap:1em}"
+	".wrap{white-space:normal;word-break:break-all;max-width:480px}";
+
+static void write_md(FILE *f, const struct fb_cmp *c, const char *cmd, const char *when,
+		     const struct arminfo *ai, int nai, const struct hpair *hp, int nh,
+		     char svgnames[][160])
+{
+	fprintf(f, "# foliobench report: %s vs %s\n\n", c->base.name, c->new.name);
+	fprintf(f, "Produced by `");
+	md(f, cmd);
+	fprintf(f, "` on %s.\n\n", when);
+	fprintf(f, "## Arms\n\n| | %s (BASE) | %s (NEW) |\n|:---|:---|:---|\n", c->base.name, c->new.name);
+	fprintf(f, "| rounds | %d | %d |\n| source | ", c->base.n, c->new.n);
+	md(f, c->base.path);
+	fputs(" | ", f);
+	md(f, c->new.path);
+	fputs(" |\n", f);
+	for (int i = 0; i < nai; i++) {
+		fprintf(f, "| %s |", ai[i].label);
+		for (int s = 0; s < 2; s++) {
+			fputc(' ', f);
+			md(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
+			if (ai[i].varies[s])
+				fprintf(f, " (differs in %d round(s))", ai[i].varies[s]);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "\n## Results\n\nValues are medians across rounds. Verdicts: two-sided Mann-Whitney U "
+		"at alpha %g, bootstrap 95%% CI of the ratio of medians, minimum effect %g%%; "
+		"counts compared exactly when deterministic (docs/compare.md).\n\n",
+		c->alpha, c->min_effect);
+	fb_cmp_print(f, c, FB_FMT_MD);
+	if (nh) {
+		fprintf(f, "\n## Histograms\n\nBASE blue, NEW orange, log-x; dashed lines are medians. "
+			"Also in report.html.\n\n");
+		for (int i = 0; i < nh; i++) {
+			fputs("![", f);
+			md(f, hp[i].probe);
+			fputc(' ', f);
+			md(f, hp[i].stat);
+			fprintf(f, "](%s)\n\n", svgnames[i]);
+		}
+	}
+}
+
+static void write_html(FILE *f, const struct fb_cmp *c, const char *cmd, const char *when,
+		       const struct arminfo *ai, int nai, const struct hpair *hp, int nh)
+{
+	const char *names[2] = { c->base.name, c->new.name };
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>foliobench: ", f);
+	fb_html_esc(f, c->base.name);
+	fputs(" vs ", f);
+	fb_html_esc(f, c->new.name);
+	fprintf(f, "</title>\n<style>%s</style>\n</head><body>\n<h1>foliobench report: ", css);
+	fb_html_esc(f, c->base.name);
+	fputs(" vs ", f);
+	fb_html_esc(f, c->new.name);
+	fputs("</h1>\n<p>Produced by <code>", f);
+	fb_html_esc(f, cmd);
+	fprintf(f, "</code> on %s.</p>\n<h2>Arms</h2>\n<table><thead><tr><th class=\"l\"></th>"
+		"<th class=\"l\">", when);
+	fb_html_esc(f, c->base.name);
+	fputs(" (BASE)</th><th class=\"l\">", f);
+	fb_html_esc(f, c->new.name);
+	fprintf(f, " (NEW)</th></tr></thead><tbody>\n<tr><td class=\"l\">rounds</td>"
+		"<td class=\"l\">%d</td><td class=\"l\">%d</td></tr>\n"
+		"<tr><td class=\"l\">source</td><td class=\"l wrap\">", c->base.n, c->new.n);
+	fb_html_esc(f, c->base.path);
+	fputs("</td><td class=\"l wrap\">", f);
+	fb_html_esc(f, c->new.path);
+	fputs("</td></tr>\n", f);
+	for (int i = 0; i < nai; i++) {
+		fprintf(f, "<tr><td class=\"l\">%s</td>", ai[i].label);
+		for (int s = 0; s < 2; s++) {
+			fputs("<td class=\"l wrap\">", f);
+			fb_html_esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
+			if (ai[i].varies[s])
+				fprintf(f, " <em>(differs in %d round(s))</em>", ai[i].varies[s]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fprintf(f, "</tbody></table>\n<h2>Results</h2>\n<p>Values are medians across rounds. "
+		"Verdicts: two-sided Mann-Whitney U at alpha %g, bootstrap 95%% CI of the ratio "
+		"of medians, minimum effect %g%%; counts compared exactly when deterministic.</p>\n",
+		c->alpha, c->min_effect);
+	fb_cmp_print(f, c, FB_FMT_HTML);
+	if (nh) {
+		fputs("<h2>Histograms</h2>\n<p>BASE blue, NEW orange, log-x; dashed lines are "
+		      "medians. Merged over all rounds of each arm.</p>\n<div class=\"hists\">\n", f);
+		for (int i = 0; i < nh; i++)
+			svg_hist(f, &hp[i], names);
+		fputs("</div>\n", f);
+	}
+	fputs("</body></html>\n", f);
+}
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: foliobench report AB_DIR | BASE NEW [--out DIR] [--alpha A] [--min-effect PCT]\n"
+	      "                         [--base-arm NAME] [--new-arm NAME]\n"
+	      "  writes DIR/report.md, DIR/report.html (self-contained) and DIR/hist-*.svg;\n"
+	      "  DIR defaults to reports/<name of AB_DIR> or reports/<base>-vs-<new>\n", f);
+}
+
+static void join_cmd(int argc, char **argv, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	o += (size_t)snprintf(buf, len, "foliobench");
+	for (int i = 0; i < argc && o < len; i++) {
+		const char *a = argv[i];
+		int q = !*a || strpbrk(a, " \t'\"$\\;&|<>*?()");
+
+		o += (size_t)snprintf(buf + o, len - o, q ? " '%s'" : " %s", a);
+	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		FB_CMP_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct fb_cmp_args ca = { .cmd = "report", .alpha = 0.05, .alpha_max = 0.5, .min_effect = 2 };
+	char dir[600], p[800], cmd[2048], when[64];
+	char (*svgnames)[160] = NULL;
+	const char *out = NULL;
+	struct arminfo ai[16];
+	struct hpair *hp = NULL;
+	int o, nh = 0, nai, ret = 2;
+	struct fb_cmp c;
+	time_t now = time(NULL);
+	FILE *f;
+
+	join_cmd(argc, argv, cmd, sizeof(cmd));	/* before getopt reorders argv */
+	optind = 0;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "o:a:e:h", opts, NULL)) != -1) {
+		switch (o) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return 0;
+		default:
+			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
+				return 2;
+			break;
+		}
+	}
+	if (fb_cmp_open_args(&c, &ca, argc, argv))
+		goto out;
+	if (out) {
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else if (argc - optind == 1) {
+		char tmp[512], *b;
+		size_t l;
+
+		snprintf(tmp, sizeof(tmp), "%s", argv[optind]);
+		l = strlen(tmp);
+		while (l > 1 && tmp[l - 1] == '/')
+			tmp[--l] = '\0';
+		b = strrchr(tmp, '/');
+		snprintf(dir, sizeof(dir), "reports/%s", b ? b + 1 : tmp);
+	} else {
+		snprintf(dir, sizeof(dir), "reports/%s-vs-%s", c.base.name, c.new.name);
+	}
+	if (mkdir_p(dir)) {
+		fb_err("report: cannot create %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+	nai = arm_table(&c, ai);
+	nh = collect_hists(&c, &hp);
+	if (nh < 0) {
+		fb_err("report: out of memory");
+		goto out;
+	}
+	svgnames = calloc((size_t)nh + 1, sizeof(*svgnames));
+	if (!svgnames) {
+		fb_err("report: out of memory");
+		goto out;
+	}
+	for (int i = 0; i < nh; i++) {
+		char a[64], b[16];
+		const char *names[2] = { c.base.name, c.new.name };
+
+		safe_name(hp[i].probe, a, sizeof(a));
+		safe_name(hp[i].stat, b, sizeof(b));
+		snprintf(svgnames[i], sizeof(svgnames[i]), "hist-%s-%s.svg", a, b);
+		snprintf(p, sizeof(p), "%s/%s", dir, svgnames[i]);
+		f = fopen(p, "w");
+		if (!f) {
+			fb_err("report: cannot write %s: %s", p, strerror(errno));
+			goto out;
+		}
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+		svg_hist(f, &hp[i], names);
+		if (fclose(f)) {
+			fb_err("report: cannot write %s", p);
+			goto out;
+		}
+	}
+	snprintf(p, sizeof(p), "%s/report.md", dir);
+	f = fopen(p, "w");
+	if (!f) {
+		fb_err("report: cannot write %s: %s", p, strerror(errno));
+		goto out;
+	}
+	write_md(f, &c, cmd, when, ai, nai, hp, nh, svgnames);
+	if (fclose(f)) {
+		fb_err("report: cannot write %s", p);
+		goto out;
+	}
+	snprintf(p, sizeof(p), "%s/report.html", dir);
+	f = fopen(p, "w");
+	if (!f) {
+		fb_err("report: cannot write %s: %s", p, strerror(errno));
+		goto out;
+	}
+	write_html(f, &c, cmd, when, ai, nai, hp, nh);
+	if (fclose(f)) {
+		fb_err("report: cannot write %s", p);
+		goto out;
+	}
+	printf("report: wrote %s/report.md, %s/report.html and %d histogram(s)\n", dir, dir, nh);
+	ret = 0;
+out:
+	free(hp);
+	free(svgnames);
+	fb_cmp_free(&c);
+	return ret;
+}

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kernel.c - `foliobench kernel`: a thin wrapper around
+ * scripts/kernel-build.sh (which does the work and the caching), plus the
+ * helpers that `vm` and `ab` use to find the repository and kernels.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "model/fb.h"
+#include "guest/vm.h"
+
+#define MAX_ARMS	8
+#define MAX_FLAVOURS	4
+
+int fb_repo_dir(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0) {
+		fb_err("cannot read /proc/self/exe: %s", strerror(errno));
+		return -1;
+	}
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)fb_fmt(buf, len, "%s", exe[0] ? exe : "/") >= len)
+		return -1;
+	return 0;
+}
+
+/* The series of arm in kernel-patches/arms.conf; -1 if no such arm. */
+static int arm_series(const char *arm, char series[][64], int max)
+{
+	char repo[PATH_MAX], path[PATH_MAX + 32], *line = NULL;
+	size_t n = 0, al = strlen(arm);
+	int found = -1;
+	FILE *f;
+
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return -1;
+	fb_fmt(path, sizeof(path), "%s/kernel-patches/arms.conf", repo);
+	f = fopen(path, "r");
+	if (!f) {
+		fb_err("kernel: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (found < 0 && getline(&line, &n, f) >= 0) {
+		char *tok, *save;
+
+		if (strncmp(line, arm, al) || line[al] != ':')
+			continue;
+		found = 0;
+		for (tok = strtok_r(line + al + 1, " \t\n", &save); tok && found < max;
+		     tok = strtok_r(NULL, " \t\n", &save))
+			fb_fmt(series[found++], 64, "%s", tok);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+static int arm_exists(const char *arm)
+{
+	char s[16][64];
+
+	return arm_series(arm, s, 16) >= 0;
+}
+
+int fb_kernel_arm_has_series(const char *arm)
+{
+	char s[16][64], repo[PATH_MAX], path[PATH_MAX + 128];
+	int n = arm_series(arm, s, 16);
+
+	if (n < 0)
+		return 0;
+	if (n == 0)
+		return 1;	/* baseline: nothing to apply */
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		fb_fmt(path, sizeof(path), "%s/kernel-patches/%s/series", repo, s[i]);
+		if (access(path, R_OK) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t kb_sig;
+
+static void kb_on_signal(int sig)
+{
+	kb_sig = sig;
+	fb_stop = 1;
+}
+
+int fb_kernel_build(const char *arm, const char *flavour, int print_only,
+		    char *dir, size_t len)
+{
+	char repo[PATH_MAX], script[PATH_MAX + 32], out[4096];
+	struct sigaction sa, old_int, old_term;
+	size_t used = 0;
+	int fds[2], status = 0;
+	pid_t pid;
+	ssize_t n;
+
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return -1;
+	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		fb_err("kernel: pipe: %s", strerror(errno));
+		return -1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = kb_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	kb_sig = 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fb_err("kernel: fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		goto restore_err;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		dup2(fds[1], STDOUT_FILENO);
+		if (print_only)
+			execl("/bin/bash", "bash", script, "--print", arm, flavour,
+			      (char *)NULL);
+		else
+			execl("/bin/bash", "bash", script, arm, flavour, (char *)NULL);
+		dprintf(STDERR_FILENO, "foliobench: error: cannot run %s: %s\n",
+			script, strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		n = read(fds[0], out + used, sizeof(out) - 1 - used);
+		if (n < 0 && errno == EINTR) {
+			if (kb_sig)
+				kill(pid, SIGTERM);
+			continue;
+		}
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		if (used == sizeof(out) - 1)
+			used = 0;	/* only the last line matters */
+	}
+	out[used] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		if (kb_sig)
+			kill(pid, SIGTERM);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (kb_sig) {
+		fb_err("kernel: interrupted");
+		return -1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fb_err("kernel: %s %s %s failed (see the messages above)", script,
+		       arm, flavour);
+		return -1;
+	}
+	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
+		out[--used] = '\0';
+	{
+		char *last = strrchr(out, '\n');
+
+		fb_fmt(dir, len, "%s", last ? last + 1 : out);
+	}
+	if (!dir[0]) {
+		fb_err("kernel: %s printed no directory", script);
+		return -1;
+	}
+	return 0;
+
+restore_err:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return -1;
+}
+
+int fb_kernel_resolve(const char *spec, const char *flavour, int build,
+		      char *bzimage, size_t len)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (strchr(spec, '/') || stat(spec, &st) == 0) {
+		if (stat(spec, &st) < 0) {
+			fb_err("kernel %s: %s", spec, strerror(errno));
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode))
+			fb_fmt(bzimage, len, "%s/bzImage", spec);
+		else
+			fb_fmt(bzimage, len, "%s", spec);
+		if (access(bzimage, R_OK) < 0) {
+			fb_err("kernel %s: %s", bzimage, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (!arm_exists(spec)) {
+		fb_err("kernel '%s' is neither a file/directory nor an arm of kernel-patches/arms.conf",
+		       spec);
+		return -1;
+	}
+	if (fb_kernel_build(spec, flavour, 1, dir, sizeof(dir)) < 0)
+		return -1;
+	fb_fmt(bzimage, len, "%s/bzImage", dir);
+	if (access(bzimage, R_OK) == 0)
+		return 0;
+	if (!build) {
+		fb_err("kernel %s/%s is not built; run: foliobench kernel build --arm %s --flavour %s",
+		       spec, flavour, spec, flavour);
+		return -1;
+	}
+	fb_info("kernel: building %s/%s (cached in %s)", spec, flavour, dir);
+	if (fb_kernel_build(spec, flavour, 0, dir, sizeof(dir)) < 0)
+		return -1;
+	fb_fmt(bzimage, len, "%s/bzImage", dir);
+	if (access(bzimage, R_OK) < 0) {
+		fb_err("kernel: %s missing after the build", bzimage);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- foliobench kernel ---- */
+
+static void kernel_usage(FILE *f)
+{
+	fprintf(f,
+"usage: foliobench kernel build [--arm A ...] [--flavour F ...] [--all]\n"
+"       foliobench kernel path --arm A --flavour F\n"
+"       foliobench kernel list\n"
+"\n"
+"Builds guest kernels with scripts/kernel-build.sh: Linux base plus the\n"
+"series of arm A (kernel-patches/arms.conf) with config flavour F\n"
+"(kernel-patches/configs/F.flavour), cached under $FB_CACHE\n"
+"(/var/cache/foliobench) so that an unchanged kernel is not rebuilt.\n"
+"\n"
+"  build         build (or reuse) and print each kernel's directory\n"
+"  path          print the directory of one kernel; exit 1 if not built\n"
+"  list          arms x flavours with their directories and state\n"
+"  --arm A       arm (default baseline; repeatable)\n"
+"  --flavour F   perf|lockstat (default perf; repeatable)\n"
+"  --all         baseline and patched (if any of its series exists) for\n"
+"                the flavours given, default perf then lockstat\n");
+}
+
+static int list_flavours(char fl[][32], int max)
+{
+	static const char *const def[] = { "perf", "lockstat" };
+	int n = 0;
+
+	for (int i = 0; i < 2 && n < max; i++)
+		fb_fmt(fl[n++], 32, "%s", def[i]);
+	return n;
+}
+
+static int kernel_list(void)
+{
+	char repo[PATH_MAX], path[PATH_MAX + 32], *line = NULL, fl[MAX_FLAVOURS][32];
+	int nfl = list_flavours(fl, MAX_FLAVOURS);
+	size_t n = 0;
+	FILE *f;
+
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return 1;
+	fb_fmt(path, sizeof(path), "%s/kernel-patches/arms.conf", repo);
+	f = fopen(path, "r");
+	if (!f) {
+		fb_err("kernel: %s: %s", path, strerror(errno));
+		return 1;
+	}
+	while (getline(&line, &n, f) >= 0) {
+		char *colon = strchr(line, ':'), dir[PATH_MAX], bz[PATH_MAX + 16];
+
+		if (line[0] == '#' || !colon)
+			continue;
+		*colon = '\0';
+		for (int i = 0; i < nfl; i++) {
+			if (fb_kernel_build(line, fl[i], 1, dir, sizeof(dir)) < 0)
+				continue;
+			fb_fmt(bz, sizeof(bz), "%s/bzImage", dir);
+			printf("%-12s %-9s %-9s %s\n", line, fl[i],
+			       access(bz, R_OK) == 0 ? "built" :
+			       fb_kernel_arm_has_series(line) ? "missing" : "no-series",
+			       dir);
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "arm", required_argument, NULL, 'a' },
+		{ "flavour", required_argument, NULL, 'f' },
+		{ "flavor", required_argument, NULL, 'f' },
+		{ "all", no_argument, NULL, 'A' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char arms[MAX_ARMS][64], fl[MAX_FLAVOURS][32], dir[PATH_MAX];
+	int narms = 0, nfl = 0, all = 0, c, failed = 0;
+	const char *sub;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		kernel_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	sub = argv[1];
+	if (strcmp(sub, "build") && strcmp(sub, "path") && strcmp(sub, "list")) {
+		fb_err("kernel: unknown subcommand '%s' (build, path or list)", sub);
+		return 2;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			if (narms == MAX_ARMS) {
+				fb_err("kernel: too many --arm");
+				return 2;
+			}
+			fb_fmt(arms[narms++], sizeof(arms[0]), "%s", optarg);
+			break;
+		case 'f':
+			if (nfl == MAX_FLAVOURS) {
+				fb_err("kernel: too many --flavour");
+				return 2;
+			}
+			fb_fmt(fl[nfl++], sizeof(fl[0]), "%s", optarg);
+			break;
+		case 'A':
+			all = 1;
+			break;
+		case 'h':
+			kernel_usage(stdout);
+			return 0;
+		default:
+			kernel_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fb_err("kernel: unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	if (!strcmp(sub, "list"))
+		return kernel_list();
+
+	if (!strcmp(sub, "path")) {
+		char bz[PATH_MAX + 16];
+
+		if (narms != 1 || nfl > 1 || all) {
+			fb_err("kernel: path wants one --arm (and at most one --flavour)");
+			return 2;
+		}
+		if (!arm_exists(arms[0])) {
+			fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", arms[0]);
+			return 2;
+		}
+		if (fb_kernel_build(arms[0], nfl ? fl[0] : "perf", 1, dir, sizeof(dir)) < 0)
+			return 1;
+		printf("%s\n", dir);
+		fb_fmt(bz, sizeof(bz), "%s/bzImage", dir);
+		if (access(bz, R_OK) < 0) {
+			fb_err("kernel: %s/%s is not built yet (foliobench kernel build --arm %s --flavour %s)",
+			       arms[0], nfl ? fl[0] : "perf", arms[0], nfl ? fl[0] : "perf");
+			return 1;
+		}
+		return 0;
+	}
+
+	/* build */
+	if (all) {
+		if (narms) {
+			fb_err("kernel: --all and --arm exclude each other");
+			return 2;
+		}
+		fb_fmt(arms[narms++], sizeof(arms[0]), "baseline");
+		if (fb_kernel_arm_has_series("patched"))
+			fb_fmt(arms[narms++], sizeof(arms[0]), "patched");
+		else
+			fb_info("kernel: patched arm skipped: none of its series exists yet");
+		if (!nfl)
+			nfl = list_flavours(fl, MAX_FLAVOURS);
+	}
+	if (!narms)
+		fb_fmt(arms[narms++], sizeof(arms[0]), "baseline");
+	if (!nfl)
+		fb_fmt(fl[nfl++], sizeof(fl[0]), "perf");
+	for (int i = 0; i < narms; i++)
+		if (!arm_exists(arms[i])) {
+			fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", arms[i]);
+			return 2;
+		}
+	/* Flavour-major: all arms of one config share a build directory. */
+	for (int f = 0; f < nfl && !fb_stop; f++) {
+		for (int a = 0; a < narms && !fb_stop; a++) {
+			uint64_t t0 = fb_now_ns();
+
+			fb_info("kernel: %s/%s ...", arms[a], fl[f]);
+			if (fb_kernel_build(arms[a], fl[f], 0, dir, sizeof(dir)) < 0) {
+				failed++;
+				continue;
+			}
+			fb_info("kernel: %s/%s ready in %.0fs: %s", arms[a], fl[f],
+				(double)(fb_now_ns() - t0) / 1e9, dir);
+			printf("%s\n", dir);
+			fflush(stdout);
+		}
+	}
+	if (fb_stop)
+		return 130;
+	return failed ? 1 : 0;
+}

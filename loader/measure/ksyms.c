@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ksyms.c - /proc/kallsyms, loaded once and sorted by address. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/fb.h"
+#include "measure/ksyms.h"
+
+struct fb_sym {
+	uint64_t addr;
+	char *name;
+};
+
+struct fb_ksyms {
+	struct fb_sym *syms;
+	size_t n, cap;
+};
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct fb_sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int ksyms_add(struct fb_ksyms *ks, uint64_t addr, const char *name)
+{
+	if (ks->n == ks->cap) {
+		size_t cap = ks->cap ? ks->cap * 2 : 65536;
+		struct fb_sym *s = realloc(ks->syms, cap * sizeof(*s));
+
+		if (!s)
+			return -1;
+		ks->syms = s;
+		ks->cap = cap;
+	}
+	ks->syms[ks->n].addr = addr;
+	ks->syms[ks->n].name = strdup(name);
+	if (!ks->syms[ks->n].name)
+		return -1;
+	ks->n++;
+	return 0;
+}
+
+struct fb_ksyms *fb_ksyms_load(void)
+{
+	struct fb_ksyms *ks = calloc(1, sizeof(*ks));
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], name[256], type;
+	unsigned long long addr;
+
+	if (!ks || !f) {
+		if (f)
+			fclose(f);
+		free(ks);
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
+			continue;
+		if (ksyms_add(ks, addr, name) < 0)
+			break;
+	}
+	fclose(f);
+	qsort(ks->syms, ks->n, sizeof(*ks->syms), sym_cmp);
+	return ks;
+}
+
+void fb_ksyms_free(struct fb_ksyms *ks)
+{
+	if (!ks)
+		return;
+	for (size_t i = 0; i < ks->n; i++)
+		free(ks->syms[i].name);
+	free(ks->syms);
+	free(ks);
+}
+
+int fb_ksym_lookup(const struct fb_ksyms *ks, const char *name, uint64_t *addr, uint64_t *end)
+{
+	for (size_t i = 0; ks && i < ks->n; i++) {
+		if (strcmp(ks->syms[i].name, name))
+			continue;
+		*addr = ks->syms[i].addr;
+		if (end) {
+			size_t j = i + 1;
+
+			while (j < ks->n && ks->syms[j].addr == *addr)
+				j++;
+			*end = j < ks->n ? ks->syms[j].addr : *addr + 1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off)
+{
+	size_t lo = 0, hi;
+
+	if (!ks || !ks->n || addr < ks->syms[0].addr)
+		return NULL;
+	hi = ks->n;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*off = addr - ks->syms[lo].addr;
+	return ks->syms[lo].name;
+}

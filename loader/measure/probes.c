@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probes.c - probe-then-choose attachment of the catalogue's rows.
+ *
+ * Function rows: fentry/fexit, else kprobe/kretprobe, else unavailable with
+ * the reasons of both attempts.  Each hooked function gets its own instance
+ * of the generic fbfunc object (rodata: slot, filter), retargeted with
+ * bpf_program__set_attach_target(); all instances share the loader-created
+ * maps.  Lock rows read their class from /proc/lock_stat (zeroed when the
+ * session opens) on LOCK_STAT kernels; their instance address is still
+ * resolved here (kallsyms, an optional pointer read by a raw tracepoint
+ * program, a BTF member offset) to name them in the contention table.
+ * Tracepoint rows (contention, kmalloc call sites) use fbcont, which also
+ * loads on kernels that refuse tracing programs.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "fbcont.skel.h"
+#include "fbfunc.skel.h"
+#include "fbprobe.h"
+#include "measure/ksyms.h"
+#include "measure/probes.h"
+
+#define MAX_INST 48
+
+struct row {
+	const struct fb_probe_def *def;
+	struct fb_probe_result res;
+	int slot[FB_MAX_STATS];
+	uint64_t inst;			/* resolved instance address */
+};
+
+struct inst {
+	struct fbfunc_bpf *skel;
+	char fn[64];
+	unsigned int slot;
+	char method[16];
+};
+
+struct fb_session {
+	struct fb_ksyms *ks;
+	struct btf *btf;
+	int hist_fd, stats_fd, watched_fd, starts_fd;
+	uint64_t *hist;
+	struct fbcont_bpf *cont;
+	struct inst inst[MAX_INST];
+	int ninst;
+	struct row rows[FB_MAX_PROBES];
+	int nrows;
+	int nslots;
+	char liblog[4096];		/* last libbpf messages, for reasons */
+};
+
+static struct fb_session *cur;	/* for the libbpf print callback */
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[512];
+	size_t len;
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (fb_verbose() > 1 || (fb_verbose() && level != LIBBPF_DEBUG))
+		fprintf(stderr, "libbpf: %s", buf);
+	if (cur && level != LIBBPF_DEBUG) {
+		len = strlen(cur->liblog);
+		if (len + strlen(buf) + 1 >= sizeof(cur->liblog))
+			len = 0;
+		snprintf(cur->liblog + len, sizeof(cur->liblog) - len, "%s", buf);
+	}
+	return 0;
+}
+
+/* ---- shared maps ---- */
+
+static int create_maps(struct fb_session *s)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mm, .map_flags = BPF_F_MMAPABLE);
+	size_t hist_len = (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t);
+
+	s->hist_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_hist", 4, 8,
+				    FB_MAX_SLOTS * FB_NBUCKETS, &mm);
+	s->stats_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "fb_stats", 4,
+				     sizeof(struct fb_stat), FB_MAX_SLOTS, NULL);
+	s->watched_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_watched", 8, 4,
+				       FB_MAX_WATCHED, NULL);
+	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
+				      sizeof(struct fb_start_key), sizeof(struct fb_start),
+				      16384, NULL);
+	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 ||
+	    s->starts_fd < 0) {
+		fb_err("cannot create BPF maps: %s (are you root? BPF syscall disabled?)",
+		       strerror(errno));
+		return -1;
+	}
+	s->hist = mmap(NULL, hist_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->hist_fd, 0);
+	if (s->hist == MAP_FAILED) {
+		s->hist = NULL;
+		fb_err("cannot mmap the histogram map: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reasons ---- */
+
+static void reason_add(struct row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void reason_add(struct row *r, const char *fmt, ...)
+{
+	size_t len = strlen(r->res.reason);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(r->res.reason)) {
+		strcpy(r->res.reason + len, "; ");
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->res.reason + len, sizeof(r->res.reason) - len, fmt, ap);
+	va_end(ap);
+}
+
+static const char *errno_hint(int err)
+{
+	switch (err) {
+	case EPERM:
+		return "EPERM: the kernel refuses BPF tracing programs";
+	case ENOENT:
+	case ESRCH:
+		return "not found in BTF";
+	case EINVAL:
+		return "EINVAL: not traceable here (notrace or no ftrace in that file)";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP: not supported by this kernel";
+	default:
+		return strerror(err);
+	}
+}
+
+/* ---- function instances ---- */
+
+static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
+{
+	if (bpf_map__reuse_fd(k->maps.hist, s->hist_fd) ||
+	    bpf_map__reuse_fd(k->maps.stats, s->stats_fd) ||
+	    bpf_map__reuse_fd(k->maps.watched, s->watched_fd) ||
+	    bpf_map__reuse_fd(k->maps.starts, s->starts_fd))
+		return -errno;
+	return 0;
+}
+
+/* One attempt with one method; returns 0 or -errno. */
+static int try_instance(struct fb_session *s, struct inst *in, int filter, int kprobe)
+{
+	struct fbfunc_bpf *k = fbfunc_bpf__open();
+	int err;
+
+	if (!k)
+		return -errno;
+	k->rodata->slot = in->slot;
+	k->rodata->filter = (unsigned int)filter;
+	err = reuse_maps(s, k);
+	bpf_program__set_autoload(k->progs.fb_fentry, !kprobe);
+	bpf_program__set_autoload(k->progs.fb_fexit, !kprobe);
+	bpf_program__set_autoload(k->progs.fb_kprobe, kprobe);
+	bpf_program__set_autoload(k->progs.fb_kretprobe, kprobe);
+	if (!err && !kprobe) {
+		err = bpf_program__set_attach_target(k->progs.fb_fentry, 0, in->fn);
+		if (!err)
+			err = bpf_program__set_attach_target(k->progs.fb_fexit, 0, in->fn);
+	}
+	s->liblog[0] = '\0';
+	if (!err)
+		err = fbfunc_bpf__load(k);
+	if (!err && !kprobe) {
+		k->links.fb_fentry = bpf_program__attach(k->progs.fb_fentry);
+		err = k->links.fb_fentry ? 0 : -errno;
+		if (!err) {
+			k->links.fb_fexit = bpf_program__attach(k->progs.fb_fexit);
+			err = k->links.fb_fexit ? 0 : -errno;
+		}
+	} else if (!err) {
+		k->links.fb_kprobe = bpf_program__attach_kprobe(k->progs.fb_kprobe, false, in->fn);
+		err = k->links.fb_kprobe ? 0 : -errno;
+		if (!err) {
+			k->links.fb_kretprobe = bpf_program__attach_kprobe(k->progs.fb_kretprobe,
+									   true, in->fn);
+			err = k->links.fb_kretprobe ? 0 : -errno;
+		}
+	}
+	if (err) {
+		fbfunc_bpf__destroy(k);
+		return err < 0 ? err : -EINVAL;
+	}
+	in->skel = k;
+	snprintf(in->method, sizeof(in->method), "%s", kprobe ? "kprobe" : "fentry");
+	return 0;
+}
+
+/*
+ * Attaches fn, trying fentry/fexit then kprobe/kretprobe (never both at
+ * once).  Returns the instance or NULL with the reasons in r.
+ */
+static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *fn,
+			      unsigned int slot, int filter)
+{
+	struct inst *in;
+	uint64_t addr;
+	int err;
+
+	if (fb_ksym_lookup(s->ks, fn, &addr, NULL) < 0) {
+		reason_add(r, "%s: not in kallsyms (inlined or not built)", fn);
+		return NULL;
+	}
+	if (s->ninst == MAX_INST) {
+		reason_add(r, "%s: too many instances", fn);
+		return NULL;
+	}
+	in = &s->inst[s->ninst];
+	memset(in, 0, sizeof(*in));
+	snprintf(in->fn, sizeof(in->fn), "%s", fn);
+	in->slot = slot;
+	err = try_instance(s, in, filter, 0);
+	if (!err) {
+		s->ninst++;
+		return in;
+	}
+	reason_add(r, "%s fentry: %s", fn, errno_hint(-err));
+	err = try_instance(s, in, filter, 1);
+	if (!err) {
+		s->ninst++;
+		return in;
+	}
+	reason_add(r, "%s kprobe: %s", fn, err == -ENOENT || err == -EOPNOTSUPP ?
+		   "no kprobe support in this kernel" : errno_hint(-err));
+	return NULL;
+}
+
+static int new_slot(struct fb_session *s, struct row *r, const char *name, const char *unit)
+{
+	int i = r->res.nstats++;
+
+	snprintf(r->res.stats[i].name, sizeof(r->res.stats[i].name), "%s", name);
+	snprintf(r->res.stats[i].h.unit, sizeof(r->res.stats[i].h.unit), "%s", unit);
+	r->slot[i] = s->nslots++;
+	return r->slot[i];
+}
+
+static void set_status(struct row *r, const char *status, const char *method, const char *sym)
+{
+	snprintf(r->res.status, sizeof(r->res.status), "%s", status);
+	snprintf(r->res.method, sizeof(r->res.method), "%s", method);
+	snprintf(r->res.symbol, sizeof(r->res.symbol), "%s", sym);
+}
+
+static int watch(struct fb_session *s, uint64_t addr, int slot)
+{
+	uint32_t v = (uint32_t)slot;
+
+	return bpf_map_update_elem(s->watched_fd, &addr, &v, BPF_ANY);
+}
+
+static void attach_func_row(struct fb_session *s, struct row *r)
+{
+	const struct fb_probe_def *d = r->def;
+	int slot = new_slot(s, r, "latency", "ns");
+
+	for (int i = 0; i < FB_MAX_CAND && d->syms[i]; i++) {
+		int filter = d->inst_sym && i >= d->filter_from;
+		struct inst *in;
+
+		if (filter && !r->inst) {
+			reason_add(r, "%s: filter instance %s unresolved", d->syms[i], d->inst_sym);
+			continue;
+		}
+		if (filter && watch(s, r->inst, slot) < 0) {
+			reason_add(r, "cannot watch %s", d->inst_sym);
+			continue;
+		}
+		in = attach_fn(s, r, d->syms[i], (unsigned int)slot, filter);
+		if (!in)
+			continue;
+		set_status(r, "attached", in->method, d->syms[i]);
+		return;
+	}
+	set_status(r, "unavailable", "-", "-");
+}
+
+/* ---- instance resolution: kallsyms, pointer read, BTF member ---- */
+
+static long member_offset(struct fb_session *s, const char *path)
+{
+	char type[64];
+	const char *dot = strchr(path, '.');
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int id;
+
+	if (!dot || (size_t)(dot - path) >= sizeof(type))
+		return -1;
+	memcpy(type, path, (size_t)(dot - path));
+	type[dot - path] = '\0';
+	if (!s->btf)
+		s->btf = btf__load_vmlinux_btf();
+	if (!s->btf)
+		return -1;
+	id = btf__find_by_name_kind(s->btf, type, BTF_KIND_STRUCT);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(s->btf, (unsigned int)id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(s->btf, m->name_off), dot + 1))
+			return (long)(btf_member_bit_offset(t, (unsigned int)i) / 8);
+	return -1;
+}
+
+static int row_wanted(const struct fb_probe_def *d, const char *const *pat, int npat)
+{
+	if (!npat)
+		return 1;
+	for (int i = 0; i < npat; i++)
+		if (!fnmatch(pat[i], d->name, 0))
+			return 1;
+	return 0;
+}
+
+/* Pointer-valued instances are read by fbcont's one-shot sys_enter program. */
+static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
+{
+	const struct fb_probe_def *d = r->def;
+	uint64_t addr;
+	long off = 0;
+
+	if (fb_ksym_lookup(s->ks, d->inst_sym, &addr, NULL) < 0) {
+		reason_add(r, "%s: not in kallsyms (not in this kernel, or no CONFIG_KALLSYMS_ALL)",
+			   d->inst_sym);
+		return;
+	}
+	if (d->inst_deref) {
+		if (!ptrval) {
+			reason_add(r, "%s: could not read the pointer (raw tracepoint refused?)",
+				   d->inst_sym);
+			return;
+		}
+		addr = ptrval;
+	}
+	if (d->inst_member) {
+		off = member_offset(s, d->inst_member);
+		if (off < 0) {
+			reason_add(r, "%s: not in this kernel's BTF", d->inst_member);
+			return;
+		}
+	}
+	r->inst = addr + (uint64_t)off;
+}
+
+/* ---- lock rows: /proc/lock_stat ---- */
+
+/*
+ * Why not BPF: trampolines on _raw_spin_lock/mutex_lock/down_write faulted
+ * TCG guests (text poking of code other CPUs run constantly), and programs
+ * on lockdep's lock:lock_acquire/release stalled RCU there.  lock_stat
+ * counts exactly what the seed's tables show, per lock class.
+ */
+static void attach_lock_row(struct fb_session *s, struct row *r)
+{
+	new_slot(s, r, "hold", "ns");
+	new_slot(s, r, "wait", "ns");
+	if (access("/proc/lock_stat", R_OK | W_OK)) {
+		set_status(r, "unavailable", "-", "-");
+		reason_add(r, "no /proc/lock_stat: needs CONFIG_LOCK_STAT (lockstat flavour)");
+		return;
+	}
+	set_status(r, "attached", "lock_stat", r->def->lock_class);
+	reason_add(r, "lock_stat class %s: every instance of the class, write side; "
+		   "no per-sample histogram", r->def->lock_class);
+}
+
+/* lock_stat prints microseconds with two decimals */
+static uint64_t us_to_ns(double us)
+{
+	return us > 0 ? (uint64_t)(us * 1000.0 + 0.5) : 0;
+}
+
+struct lock_stat_row {
+	char cls[128];
+	double v[12];	/* con-bounces contentions wait(min max total avg)
+			 * acq-bounces acquisitions hold(min max total avg) */
+};
+
+/*
+ * One class line, "name[-W|-R]: 12 numbers"; the read side is skipped
+ * (the rows count write acquisitions).  Returns 0 for a write-side line.
+ */
+static int lock_stat_parse(const char *line, struct lock_stat_row *l)
+{
+	double *v = l->v;
+	size_t n;
+
+	if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
+		   l->cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+		   &v[9], &v[10], &v[11]) != 13)
+		return -1;
+	n = strlen(l->cls);
+	if (n > 2 && !strcmp(l->cls + n - 2, "-R"))
+		return -1;
+	if (n > 2 && !strcmp(l->cls + n - 2, "-W"))
+		l->cls[n - 2] = '\0';
+	return 0;
+}
+
+static void lock_stat_line(struct fb_session *s, const char *line)
+{
+	struct lock_stat_row l;
+
+	if (lock_stat_parse(line, &l) < 0)
+		return;
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
+		struct fb_hist *hold = &r->res.stats[0].h, *wait = &r->res.stats[1].h;
+
+		if (r->def->kind != FB_LOCK || strcmp(r->res.method, "lock_stat") ||
+		    strcmp(l.cls, r->def->lock_class))
+			continue;
+		wait->count = (uint64_t)l.v[1];
+		wait->min = us_to_ns(l.v[2]);
+		wait->max = us_to_ns(l.v[3]);
+		wait->sum = us_to_ns(l.v[4]);
+		hold->count = (uint64_t)l.v[7];
+		hold->min = us_to_ns(l.v[8]);
+		hold->max = us_to_ns(l.v[9]);
+		hold->sum = us_to_ns(l.v[10]);
+	}
+}
+
+void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
+{
+	struct lock_stat_row l;
+	char line[512], key[64];
+	FILE *f = fopen("/proc/lock_stat", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (lock_stat_parse(line, &l) < 0)
+			continue;
+		for (int i = 0; i < fb_nprobes; i++) {
+			const struct fb_probe_def *d = &fb_probes[i];
+
+			if (d->kind != FB_LOCK || strcmp(l.cls, d->lock_class))
+				continue;
+			snprintf(key, sizeof(key), "%s_%s", phase, d->name);
+			fb_count_set(ops, key, (uint64_t)l.v[7]);
+			snprintf(key, sizeof(key), "%s_%s_hold_ns", phase, d->name);
+			fb_count_set(ops, key, us_to_ns(l.v[10]));
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static void collect_lock_stat(struct fb_session *s)
+{
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/lock_stat", "r");
+	while (f && fgets(line, sizeof(line), f))
+		lock_stat_line(s, line);
+	if (f)
+		fclose(f);
+}
+
+/* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
+
+static int open_cont(struct fb_session *s, int want_cont)
+{
+	struct fbcont_bpf *c = fbcont_bpf__open();
+	unsigned int nsites = 0, nderef = 0;
+	int err;
+
+	if (!c)
+		return -errno;
+	c->rodata->resolver_tgid = (unsigned int)getpid();
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
+		uint64_t lo, hi;
+
+		if (r->def->kind == FB_CALLSITE && nsites < 4 &&
+		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
+			c->rodata->site_lo[nsites] = lo;
+			c->rodata->site_hi[nsites] = hi;
+			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
+		}
+		if (r->def->inst_deref && nderef < 4 &&
+		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
+			c->rodata->deref_addr[nderef++] = lo;
+	}
+	c->rodata->nsites = nsites;
+	bpf_program__set_autoload(c->progs.fb_kmalloc, nsites > 0);
+	bpf_program__set_autoload(c->progs.fb_cont_begin, want_cont);
+	bpf_program__set_autoload(c->progs.fb_cont_end, want_cont);
+	err = bpf_map__reuse_fd(c->maps.hist, s->hist_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(c->maps.stats, s->stats_fd);
+	if (!err)
+		err = fbcont_bpf__load(c);
+	if (err) {
+		fbcont_bpf__destroy(c);
+		return err < 0 ? err : -EINVAL;
+	}
+	s->cont = c;
+	return 0;
+}
+
+/* Runs the one-shot resolver and returns the pointer read for sym. */
+static uint64_t deref(struct fb_session *s, const char *sym)
+{
+	struct bpf_link *l;
+	uint64_t addr;
+
+	if (!s->cont || fb_ksym_lookup(s->ks, sym, &addr, NULL) < 0)
+		return 0;
+	if (!s->cont->bss->deref_done) {
+		l = bpf_program__attach(s->cont->progs.fb_resolve);
+		if (!l)
+			return 0;
+		for (int i = 0; i < 100 && !s->cont->bss->deref_done; i++)
+			usleep(1000);	/* any syscall of ours triggers it */
+		bpf_link__destroy(l);
+	}
+	for (int i = 0; i < 4; i++)
+		if (s->cont->rodata->deref_addr[i] == addr)
+			return s->cont->bss->deref_val[i];
+	return 0;
+}
+
+static void attach_tracepoints(struct fb_session *s)
+{
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
+		struct bpf_link *l1, *l2;
+
+		if (r->def->kind == FB_CALLSITE) {
+			if (!s->cont || !s->cont->rodata->nsites) {
+				reason_add(r, "%s: not in kallsyms or tracepoint object not loaded",
+					   r->def->syms[0]);
+				set_status(r, "unavailable", "-", "-");
+				continue;
+			}
+			if (!s->cont->links.fb_kmalloc)
+				s->cont->links.fb_kmalloc = bpf_program__attach(s->cont->progs.fb_kmalloc);
+			if (s->cont->links.fb_kmalloc)
+				set_status(r, "attached", "raw_tp", "kmalloc");
+			else
+				set_status(r, "unavailable", "-", "-");
+		} else if (r->def->kind == FB_CONTENTION) {
+			l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
+			l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
+			if (l1 && l2) {
+				s->cont->links.fb_cont_begin = l1;
+				s->cont->links.fb_cont_end = l2;
+				set_status(r, "attached", "raw_tp", "contention_begin/end");
+			} else {
+				bpf_link__destroy(l1);
+				reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
+					   strerror(errno));
+				set_status(r, "unavailable", "-", "-");
+			}
+		}
+	}
+}
+
+/* ---- session ---- */
+
+static void init_rows(struct fb_session *s, const char *const *pat, int npat, int *want_cont)
+{
+	for (int i = 0; i < fb_nprobes; i++) {
+		const struct fb_probe_def *d = &fb_probes[i];
+		struct row *r;
+
+		if (!row_wanted(d, pat, npat) || s->nrows == FB_MAX_PROBES)
+			continue;
+		r = &s->rows[s->nrows++];
+		r->def = d;
+		snprintf(r->res.name, sizeof(r->res.name), "%s", d->name);
+		snprintf(r->res.series, sizeof(r->res.series), "%s", d->series);
+		snprintf(r->res.kind, sizeof(r->res.kind), "%s", fb_kind_name(d->kind));
+		set_status(r, "unavailable", "-", "-");
+		if (d->kind == FB_CALLSITE)
+			new_slot(s, r, "size", "B");
+		if (d->kind == FB_CONTENTION)
+			*want_cont = 1;
+	}
+}
+
+/*
+ * Forget what the probes saw while the session was being set up: loading
+ * each instance runs the verifier (push_stack), creates BPF links, etc.
+ */
+static void zero_counts(struct fb_session *s)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct fb_stat *zero = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*zero));
+	uint64_t next;
+
+	memset(s->hist, 0, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
+	for (unsigned int slot = 0; zero && slot < FB_MAX_SLOTS; slot++)
+		bpf_map_update_elem(s->stats_fd, &slot, zero, BPF_ANY);
+	free(zero);
+	while (s->cont && !bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), NULL, &next))
+		bpf_map_delete_elem(bpf_map__fd(s->cont->maps.cont), &next);
+}
+
+struct fb_session *fb_session_open(const char *const *pat, int npat)
+{
+	struct fb_session *s = calloc(1, sizeof(*s));
+	int want_cont = 0, err;
+
+	if (!s) {
+		fb_err("out of memory");
+		return NULL;
+	}
+	cur = s;
+	libbpf_set_print(libbpf_print);
+	s->ks = fb_ksyms_load();
+	if (!s->ks || create_maps(s) < 0) {
+		if (!s->ks)
+			fb_err("cannot read /proc/kallsyms");
+		fb_session_close(s);
+		return NULL;
+	}
+	init_rows(s, pat, npat, &want_cont);
+	err = open_cont(s, want_cont);
+	if (err)
+		fb_info("tracepoint programs did not load: %s", strerror(-err));
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
+
+		if (r->def->inst_sym)
+			resolve(s, r, r->def->inst_deref ? deref(s, r->def->inst_sym) : 0);
+		if (r->def->kind == FB_FUNC)
+			attach_func_row(s, r);
+		else if (r->def->kind == FB_LOCK)
+			attach_lock_row(s, r);
+	}
+	attach_tracepoints(s);
+	zero_counts(s);
+	if (!access("/proc/lock_stat", W_OK))
+		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
+	return s;
+}
+
+int fb_session_attached(const struct fb_session *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < s->nrows; i++)
+		n += !strcmp(s->rows[i].res.status, "attached");
+	return n;
+}
+
+static void read_slot(struct fb_session *s, int slot, struct fb_hist *h)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct fb_stat *per = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*per));
+	unsigned int key = (unsigned int)slot;
+
+	for (unsigned int i = 0; i < FB_NBUCKETS; i++)
+		h->buckets[i] = s->hist[(size_t)slot * FB_NBUCKETS + i];
+	if (!per || bpf_map_lookup_elem(s->stats_fd, &key, per)) {
+		free(per);
+		return;
+	}
+	for (int c = 0; c < ncpu; c++) {
+		if (!per[c].count)
+			continue;
+		if (!h->count || per[c].min < h->min)
+			h->min = per[c].min;
+		if (per[c].max > h->max)
+			h->max = per[c].max;
+		h->count += per[c].count;
+		h->sum += per[c].sum;
+	}
+	free(per);
+}
+
+static const char *lock_label(struct fb_session *s, uint64_t addr, char *buf, size_t len)
+{
+	uint64_t off;
+	const char *n;
+
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].def->kind == FB_LOCK && s->rows[i].inst == addr)
+			return s->rows[i].def->name;
+	n = fb_ksym_name(s->ks, addr, &off);
+	if (n && off < 4096) {
+		snprintf(buf, len, off ? "%s+0x%llx" : "%s", n, (unsigned long long)off);
+		return buf;
+	}
+	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	return buf;
+}
+
+static void collect_contention(struct fb_session *s, struct fb_result *res)
+{
+	uint64_t key, next, *prev = NULL;
+	struct fb_cont c;
+	char buf[64];
+
+	if (!s->cont || !s->cont->links.fb_cont_end)
+		return;
+	while (!bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(bpf_map__fd(s->cont->maps.cont), &key, &c))
+			continue;
+		/* keep the 32 with the most wait time */
+		int at = res->ncontention < 32 ? res->ncontention++ : -1;
+
+		if (at < 0) {
+			at = 0;
+			for (int i = 1; i < 32; i++)
+				if (res->contention[i].wait_ns < res->contention[at].wait_ns)
+					at = i;
+			if (res->contention[at].wait_ns >= c.wait_ns)
+				continue;
+		}
+		snprintf(res->contention[at].lock, sizeof(res->contention[at].lock), "%s",
+			 lock_label(s, key, buf, sizeof(buf)));
+		res->contention[at].addr = key;
+		res->contention[at].count = c.count;
+		res->contention[at].wait_ns = c.wait_ns;
+		res->contention[at].max_ns = c.max_ns;
+	}
+}
+
+void fb_session_collect(struct fb_session *s, struct fb_result *res)
+{
+	res->nprobes = 0;
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
+
+		if (r->def->kind == FB_LOCK)
+			continue;	/* filled from lock_stat below */
+		for (int j = 0; j < r->res.nstats; j++) {
+			char unit[8];
+
+			memcpy(unit, r->res.stats[j].h.unit, sizeof(unit));
+			memset(&r->res.stats[j].h, 0, sizeof(r->res.stats[j].h));
+			memcpy(r->res.stats[j].h.unit, unit, sizeof(unit));
+			if (!strcmp(r->res.status, "attached"))
+				read_slot(s, r->slot[j], &r->res.stats[j].h);
+		}
+	}
+	collect_lock_stat(s);
+	for (int i = 0; i < s->nrows; i++)
+		res->probes[res->nprobes++] = s->rows[i].res;
+	collect_contention(s, res);
+}
+
+void fb_session_close(struct fb_session *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->ninst; i++)
+		fbfunc_bpf__destroy(s->inst[i].skel);
+	fbcont_bpf__destroy(s->cont);
+	if (s->hist)
+		munmap(s->hist, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
+	for (int *fd = &s->hist_fd; fd <= &s->starts_fd; fd++)
+		if (*fd > 0)
+			close(*fd);
+	btf__free(s->btf);
+	fb_ksyms_free(s->ks);
+	if (cur == s)
+		cur = NULL;
+	free(s);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* probes.h - attach the catalogue's probes, collect their histograms. */
+#ifndef PROBES_H
+#define PROBES_H
+
+#include "measure/catalogue.h"
+#include "model/fb.h"
+
+struct fb_session;
+
+/*
+ * Opens a session for the rows whose name matches one of the fnmatch(3)
+ * patterns (all rows if npat == 0) and attaches each with the best method
+ * this kernel allows, recording per row why not where it cannot.  Returns
+ * NULL only on a setup failure (fb_err printed).
+ */
+struct fb_session *fb_session_open(const char *const *pat, int npat);
+/* Fills r->probes and r->contention from the maps. */
+void fb_session_collect(struct fb_session *s, struct fb_result *r);
+/* Number of rows attached. */
+int fb_session_attached(const struct fb_session *s);
+void fb_session_close(struct fb_session *s);
+/*
+ * For workloads with phases: the catalogue's lock classes as /proc/lock_stat
+ * counts them now (write acquisitions and hold total since the session
+ * opened), as ops "<phase>_<row>" and "<phase>_<row>_hold_ns".  Nothing on
+ * kernels without lock_stat.
+ */
+void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase);
+
+#endif /* PROBES_H */

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c - `foliobench run` and `foliobench list`.
+ *
+ * run: attach every catalogue probe this kernel allows, drive the chosen
+ * workloads, and write one results file (schema in results.c) plus a short
+ * table in the shape of the seeds' cover letters.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/catalogue.h"
+#include "measure/probes.h"
+#include "measure/run.h"
+#include "workloads/workloads.h"
+#include "measure/sysinfo.h"
+
+#define MAX_SEL 16
+
+struct run_opts {
+	const char *out;
+	const char *label;
+	const char *wl[MAX_SEL];
+	int nwl;
+	const char *probes[MAX_SEL];
+	int nprobes;
+	struct fb_params params;
+};
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliobench run [--workload W]... [--out FILE] [--label L]\n"
+		"                      [--param W.KEY=VAL]... [--probes GLOB]... [-v]\n"
+		"\n"
+		"Attaches the catalogue's probes (fentry, else kprobe, else tracepoint,\n"
+		"else 'unavailable' with the reason), runs the workloads, writes the\n"
+		"results JSON to FILE (default results/run-<time>.json) and prints a table.\n"
+		"Must run as root.  Ctrl-C stops the workload, detaches and still writes.\n"
+		"\n"
+		"  -w, --workload W   workload to run (repeatable; default: nft).\n"
+		"                     `foliobench list` shows them and their parameters.\n"
+		"  -o, --out FILE     results file ('-' for stdout)\n"
+		"  -l, --label L      free-form label stored in the results (e.g. the arm)\n"
+		"  -p, --param KV     workload parameter, e.g. nft.descriptors=10025\n"
+		"      --probes GLOB  only probes whose name matches (repeatable)\n"
+		"  -v, --verbose      libbpf messages (twice: debug)\n");
+}
+
+static int parse_run(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "param", required_argument, NULL, 'p' },
+		{ "probes", required_argument, NULL, 'P' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "w:o:l:p:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			if (!fb_workload_find(optarg)) {
+				fb_err("run: unknown workload '%s' (see foliobench list)", optarg);
+				return -1;
+			}
+			if (o->nwl < MAX_SEL)
+				o->wl[o->nwl++] = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'l':
+			o->label = optarg;
+			break;
+		case 'p':
+			if (!strchr(optarg, '=') || !strchr(optarg, '.') || o->params.n == 32) {
+				fb_err("run: --param wants WORKLOAD.KEY=VALUE, got '%s'", optarg);
+				return -1;
+			}
+			o->params.kv[o->params.n++] = optarg;
+			break;
+		case 'P':
+			if (o->nprobes < MAX_SEL)
+				o->probes[o->nprobes++] = optarg;
+			break;
+		case 'v':
+			fb_set_verbose(fb_verbose() + 1);
+			break;
+		case 'h':
+			run_usage(stdout);
+			exit(0);
+		default:
+			run_usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fb_err("run: unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (!o->nwl)
+		o->wl[o->nwl++] = "nft";
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	fb_stop = 1;
+}
+
+static void run_workload(const struct fb_workload *w, const struct fb_params *p,
+			 struct fb_workload_result *wr)
+{
+	uint64_t t0;
+	int ret;
+
+	snprintf(wr->name, sizeof(wr->name), "%s", w->name);
+	if (w->avail(wr->reason, sizeof(wr->reason)) < 0) {
+		snprintf(wr->status, sizeof(wr->status), "unavailable");
+		fb_info("workload %s: unavailable: %s", w->name, wr->reason);
+		return;
+	}
+	fb_info("workload %s: running", w->name);
+	t0 = fb_now_ns();
+	ret = w->run(p, &wr->ops);
+	wr->wall_ns = fb_now_ns() - t0;
+	if (fb_stop)
+		snprintf(wr->status, sizeof(wr->status), "interrupted");
+	else
+		snprintf(wr->status, sizeof(wr->status), "%s", ret ? "failed" : "ok");
+	if (ret && !fb_stop)
+		snprintf(wr->reason, sizeof(wr->reason), "see the error above");
+	fb_info("workload %s: %s in %.2f s", w->name, wr->status, (double)wr->wall_ns / 1e9);
+}
+
+static void print_table(const struct fb_result *r)
+{
+	printf("\n%-30s %-11s %-9s %10s %14s %11s %11s %11s\n", "Probe", "Status", "Method",
+	       "Calls", "Total (us)", "Avg (us)", "p50 (us)", "p99 (us)");
+	for (int i = 0; i < r->nprobes; i++) {
+		const struct fb_probe_result *p = &r->probes[i];
+
+		for (int j = 0; j < p->nstats; j++) {
+			const struct fb_hist *h = &p->stats[j].h;
+			char name[64];
+			double div = strcmp(h->unit, "ns") ? 1 : 1000.0;
+
+			snprintf(name, sizeof(name), p->nstats > 1 ? "%s.%s" : "%s", p->name,
+				 p->stats[j].name);
+			char p50[24] = "-", p99[24] = "-";
+
+			if (fb_hist_percentile(h, 100) > 0) {	/* has buckets */
+				snprintf(p50, sizeof(p50), "%.3f", fb_hist_percentile(h, 50) / div);
+				snprintf(p99, sizeof(p99), "%.3f", fb_hist_percentile(h, 99) / div);
+			}
+			printf("%-30s %-11s %-9s %10llu %14.2f %11.3f %11s %11s%s\n", name,
+			       p->status, p->method, (unsigned long long)h->count,
+			       (double)h->sum / div, fb_hist_mean(h) / div, p50, p99,
+			       div == 1 ? " (bytes)" : "");
+		}
+		if (!p->nstats)
+			printf("%-30s %-11s %-9s\n", p->name, p->status, p->method);
+		if (strcmp(p->status, "attached") && p->reason[0])
+			printf("    why: %s\n", p->reason);
+	}
+	for (int i = 0; i < r->nworkloads; i++) {
+		const struct fb_workload_result *w = &r->workloads[i];
+
+		printf("\nworkload %s: %s, %.3f s", w->name, w->status, (double)w->wall_ns / 1e9);
+		for (int j = 0; j < w->ops.n; j++)
+			printf("%s %s=%llu", j ? "," : ";", w->ops.v[j].name,
+			       (unsigned long long)w->ops.v[j].val);
+		printf("\n");
+	}
+}
+
+static const char *default_out(char *buf, size_t len)
+{
+	char ts[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	mkdir("results", 0755);
+	snprintf(buf, len, "results/run-%s.json", ts);
+	return buf;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = {};
+	struct fb_session *s;
+	struct fb_result *r;
+	char outbuf[128];
+	int ret = 0;
+
+	if (parse_run(argc, argv, &o) < 0)
+		return 2;
+	if (geteuid() != 0) {
+		fb_err("run: must be run as root (it loads BPF programs): sudo ./foliobench run");
+		return 1;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return 1;
+	fb_sysinfo(r);
+	snprintf(r->label, sizeof(r->label), "%s", o.label ? o.label : r->host.arm);
+	for (int i = 0; i < o.params.n; i++)
+		snprintf(r->params[r->nparams++], sizeof(r->params[0]), "%s", o.params.kv[i]);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	fb_info("attaching probes on %s", r->host.release);
+	s = fb_session_open(o.probes, o.nprobes);
+	fb_workload_set_phase_hook(fb_lock_stat_snapshot);
+	if (!s) {
+		free(r);
+		return 1;
+	}
+	fb_info("%d probes attached", fb_session_attached(s));
+	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
+	for (int i = 0; i < o.nwl && !fb_stop; i++)
+		run_workload(fb_workload_find(o.wl[i]), &o.params, &r->workloads[r->nworkloads++]);
+	fb_session_collect(s, r);
+	fb_session_close(s);
+	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
+	print_table(r);
+	if (!o.out)
+		o.out = default_out(outbuf, sizeof(outbuf));
+	if (fb_result_save(r, o.out) < 0)
+		ret = 1;
+	else if (strcmp(o.out, "-"))
+		fb_info("results written to %s", o.out);
+	for (int i = 0; i < r->nworkloads; i++)
+		if (!strcmp(r->workloads[i].status, "failed"))
+			ret = 1;
+	if (fb_stop)
+		ret = 130;
+	free(r);
+	return ret;
+}
+
+/* ---- list ---- */
+
+static void list_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: foliobench list [--no-probe]\n"
+		"\n"
+		"Every probe of the catalogue with its status on the running kernel\n"
+		"(attaching needs root; --no-probe only prints the catalogue), and every\n"
+		"workload with its parameters and whether it can run here.\n");
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct fb_session *s = NULL;
+	struct fb_result *r = NULL;
+	int probe = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			list_usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--no-probe")) {
+			probe = 0;
+		} else {
+			fb_err("list: unknown argument '%s'", argv[i]);
+			return 2;
+		}
+	}
+	if (probe && geteuid() == 0) {
+		r = calloc(1, sizeof(*r));
+		s = r ? fb_session_open(NULL, 0) : NULL;
+		if (s)
+			fb_session_collect(s, r);
+	}
+	printf("%-30s %-12s %-11s %-11s %-8s %s\n", "PROBE", "SERIES", "KIND", "STATUS",
+	       "METHOD", "WHAT IT SHOWS / WHY NOT");
+	for (int i = 0; i < fb_nprobes; i++) {
+		const struct fb_probe_def *d = &fb_probes[i];
+		const struct fb_probe_result *p = r && s ? fb_result_probe(r, d->name) : NULL;
+
+		printf("%-30s %-12s %-11s %-11s %-8s %s\n", d->name, d->series,
+		       fb_kind_name(d->kind), p ? p->status : "-", p ? p->method : "-",
+		       p && strcmp(p->status, "attached") ? p->reason : d->proves);
+	}
+	printf("\n%-10s %-12s %-14s %-32s %s\n", "WORKLOAD", "SERIES", "STATUS", "PARAMS",
+	       "DESCRIPTION");
+	for (int i = 0; i < fb_nworkloads; i++) {
+		const struct fb_workload *w = &fb_workloads[i];
+		char why[192] = "";
+		int ok = w->avail(why, sizeof(why)) == 0;
+
+		printf("%-10s %-12s %-14s %-32s %s%s%s\n", w->name, w->series,
+		       ok ? "available" : "unavailable", w->params, w->desc,
+		       ok ? "" : " -- ", ok ? "" : why);
+	}
+	fb_session_close(s);
+	free(r);
+	return 0;
+}

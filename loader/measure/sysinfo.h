@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* sysinfo.h - describe the running kernel for the results file. */
+#ifndef SYSINFO_H
+#define SYSINFO_H
+
+#include "model/fb.h"
+
+void fb_sysinfo(struct fb_result *r);
+/* Parses "key: value" lines of a /proc file into r->extra as prefix.key. */
+void fb_extra_from_proc(struct fb_result *r, const char *path, const char *prefix);
+void fb_extra_set(struct fb_result *r, const char *key, double val);
+
+#endif /* SYSINFO_H */

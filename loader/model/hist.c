@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hist.c - log-linear histogram math shared by run, compare and report. */
+#include <string.h>
+
+#include "model/fb.h"
+
+uint64_t fb_bucket_lo(unsigned int idx)
+{
+	unsigned int e, sub;
+
+	if (idx < FB_SUB)
+		return idx;
+	e = (idx - FB_SUB) / FB_SUB + FB_SUB_BITS;
+	sub = (idx - FB_SUB) % FB_SUB;
+	return (uint64_t)(FB_SUB + sub) << (e - FB_SUB_BITS);
+}
+
+uint64_t fb_bucket_hi(unsigned int idx)
+{
+	if (idx + 1 >= FB_NBUCKETS)
+		return UINT64_MAX;
+	return fb_bucket_lo(idx + 1) - 1;
+}
+
+double fb_hist_mean(const struct fb_hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0.0;
+}
+
+/*
+ * The value below which p percent of the samples fall: find the bucket
+ * holding rank p/100 * count and interpolate linearly inside it, clamped
+ * to the observed min and max (exact when min and max are set).
+ */
+double fb_hist_percentile(const struct fb_hist *h, double p)
+{
+	uint64_t total = 0, seen = 0;
+	double rank, lo, hi, v;
+
+	for (unsigned int i = 0; i < FB_NBUCKETS; i++)
+		total += h->buckets[i];
+	if (!total)
+		return 0.0;
+	if (p < 0)
+		p = 0;
+	if (p > 100)
+		p = 100;
+	rank = p / 100.0 * (double)total;
+	for (unsigned int i = 0; i < FB_NBUCKETS; i++) {
+		uint64_t n = h->buckets[i];
+
+		if (!n || (double)(seen + n) < rank) {
+			seen += n;
+			continue;
+		}
+		lo = (double)fb_bucket_lo(i);
+		hi = (double)fb_bucket_hi(i) + 1.0;
+		v = lo + (hi - lo) * ((rank - (double)seen) / (double)n);
+		if (h->max && v > (double)h->max)
+			v = (double)h->max;
+		if (h->min && v < (double)h->min)
+			v = (double)h->min;
+		return v;
+	}
+	return (double)h->max;
+}
+
+void fb_hist_add(struct fb_hist *h, uint64_t v)
+{
+	h->buckets[fb_bucket(v)]++;
+	if (!h->count || v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	h->count++;
+	h->sum += v;
+}
+
+void fb_hist_merge(struct fb_hist *dst, const struct fb_hist *src)
+{
+	if (!src->count)
+		return;
+	for (unsigned int i = 0; i < FB_NBUCKETS; i++)
+		dst->buckets[i] += src->buckets[i];
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+	if (!dst->unit[0])
+		memcpy(dst->unit, src->unit, sizeof(dst->unit));
+}

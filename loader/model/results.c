@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * results.c - the results file: struct fb_result <-> JSON (json-c).
+ *
+ * Schema "foliobench-results" version 1, documented in docs/results-schema.md.
+ * The reader validates everything it uses and reports the first problem as
+ * one line; it never trusts sizes or types from the file.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "model/fb.h"
+
+/* ---- writing ---- */
+
+static void put_str(json_object *o, const char *k, const char *v)
+{
+	json_object_object_add(o, k, json_object_new_string(v));
+}
+
+static void put_u64(json_object *o, const char *k, uint64_t v)
+{
+	json_object_object_add(o, k, json_object_new_uint64(v));
+}
+
+static json_object *hist_to_json(const char *name, const struct fb_hist *h)
+{
+	json_object *o = json_object_new_object();
+	json_object *b = json_object_new_array();
+
+	put_str(o, "name", name);
+	put_str(o, "unit", h->unit);
+	put_u64(o, "count", h->count);
+	put_u64(o, "sum", h->sum);
+	put_u64(o, "min", h->min);
+	put_u64(o, "max", h->max);
+	for (unsigned int i = 0; i < FB_NBUCKETS; i++) {
+		json_object *pair;
+
+		if (!h->buckets[i])
+			continue;
+		pair = json_object_new_array();
+		json_object_array_add(pair, json_object_new_uint64(fb_bucket_lo(i)));
+		json_object_array_add(pair, json_object_new_uint64(h->buckets[i]));
+		json_object_array_add(b, pair);
+	}
+	json_object_object_add(o, "buckets", b);
+	return o;
+}
+
+static json_object *probe_to_json(const struct fb_probe_result *p)
+{
+	json_object *o = json_object_new_object();
+	json_object *st = json_object_new_array();
+
+	put_str(o, "name", p->name);
+	put_str(o, "series", p->series);
+	put_str(o, "kind", p->kind);
+	put_str(o, "status", p->status);
+	put_str(o, "method", p->method);
+	put_str(o, "symbol", p->symbol);
+	put_str(o, "reason", p->reason);
+	for (int i = 0; i < p->nstats; i++)
+		json_object_array_add(st, hist_to_json(p->stats[i].name, &p->stats[i].h));
+	json_object_object_add(o, "stats", st);
+	return o;
+}
+
+static json_object *workload_to_json(const struct fb_workload_result *w)
+{
+	json_object *o = json_object_new_object();
+	json_object *ops = json_object_new_object();
+
+	put_str(o, "name", w->name);
+	put_str(o, "status", w->status);
+	put_str(o, "reason", w->reason);
+	put_u64(o, "wall_ns", w->wall_ns);
+	for (int i = 0; i < w->ops.n; i++)
+		put_u64(ops, w->ops.v[i].name, w->ops.v[i].val);
+	json_object_object_add(o, "ops", ops);
+	return o;
+}
+
+static json_object *host_to_json(const struct fb_result *r)
+{
+	json_object *h = json_object_new_object();
+
+	put_str(h, "kernel_release", r->host.release);
+	put_str(h, "kernel_version", r->host.version);
+	put_str(h, "build_id", r->host.build_id);
+	put_str(h, "config_sha256", r->host.config_sha256);
+	put_str(h, "cmdline", r->host.cmdline);
+	put_str(h, "cpu_model", r->host.cpu_model);
+	put_u64(h, "ncpus", (uint64_t)r->host.ncpus);
+	put_str(h, "arm", r->host.arm);
+	return h;
+}
+
+static json_object *result_to_json(const struct fb_result *r)
+{
+	json_object *o = json_object_new_object();
+	json_object *a;
+
+	put_str(o, "schema", FB_SCHEMA);
+	json_object_object_add(o, "schema_version", json_object_new_int(FB_SCHEMA_VERSION));
+	put_str(o, "tool_version", r->tool_version);
+	put_str(o, "label", r->label);
+	put_str(o, "started", r->started);
+	json_object_object_add(o, "host", host_to_json(r));
+	a = json_object_new_array();
+	for (int i = 0; i < r->nparams; i++)
+		json_object_array_add(a, json_object_new_string(r->params[i]));
+	json_object_object_add(o, "params", a);
+	a = json_object_new_array();
+	for (int i = 0; i < r->nprobes; i++)
+		json_object_array_add(a, probe_to_json(&r->probes[i]));
+	json_object_object_add(o, "probes", a);
+	a = json_object_new_array();
+	for (int i = 0; i < r->nworkloads; i++)
+		json_object_array_add(a, workload_to_json(&r->workloads[i]));
+	json_object_object_add(o, "workloads", a);
+	a = json_object_new_array();
+	for (int i = 0; i < r->ncontention; i++) {
+		const struct fb_contention *c = &r->contention[i];
+		json_object *e = json_object_new_object();
+
+		put_str(e, "lock", c->lock);
+		put_u64(e, "addr", c->addr);
+		put_u64(e, "count", c->count);
+		put_u64(e, "wait_ns", c->wait_ns);
+		put_u64(e, "max_ns", c->max_ns);
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "contention", a);
+	a = json_object_new_object();
+	for (int i = 0; i < r->nextra; i++)
+		json_object_object_add(a, r->extra[i].key, json_object_new_double(r->extra[i].val));
+	json_object_object_add(o, "extra", a);
+	return o;
+}
+
+int fb_result_save(const struct fb_result *r, const char *path)
+{
+	json_object *o = result_to_json(r);
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	int ret = 0;
+
+	if (!f) {
+		fb_err("cannot write %s: %s", path, strerror(errno));
+		json_object_put(o);
+		return -1;
+	}
+	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
+		ret = -1;
+	if (f == stdout) {
+		if (fflush(f))
+			ret = -1;
+	} else if (fclose(f)) {
+		ret = -1;
+	}
+	if (ret)
+		fb_err("cannot write %s: %s", path, strerror(errno));
+	json_object_put(o);
+	return ret;
+}
+
+/* ---- reading ---- */
+
+struct rd {
+	char *err;
+	size_t errlen;
+	int failed;
+};
+
+static void rd_fail(struct rd *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void rd_fail(struct rd *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->failed)
+		return;
+	rd->failed = 1;
+	va_start(ap, fmt);
+	vsnprintf(rd->err, rd->errlen, fmt, ap);
+	va_end(ap);
+	/* names echoed from the file must not break the one-line error */
+	for (char *c = rd->err; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+}
+
+static json_object *get(struct rd *rd, json_object *o, const char *k,
+			json_type t, const char *where)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, t)) {
+		rd_fail(rd, "%s: field '%s' missing or of the wrong type", where, k);
+		return NULL;
+	}
+	return v;
+}
+
+static void get_str(struct rd *rd, json_object *o, const char *k, char *dst,
+		    size_t len, const char *where)
+{
+	json_object *v = get(rd, o, k, json_type_string, where);
+
+	dst[0] = '\0';
+	if (v)
+		snprintf(dst, len, "%s", json_object_get_string(v));
+}
+
+static uint64_t get_u64(struct rd *rd, json_object *o, const char *k, const char *where)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) ||
+	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))) {
+		rd_fail(rd, "%s: field '%s' missing or not a number", where, k);
+		return 0;
+	}
+	if (json_object_is_type(v, json_type_double)) {
+		double d = json_object_get_double(v);
+
+		/* also rejects NaN and inf */
+		if (!(d >= 0 && d < 18446744073709551616.0)) {
+			rd_fail(rd, "%s: field '%s' is negative or out of range", where, k);
+			return 0;
+		}
+		return (uint64_t)d;
+	}
+	if (json_object_get_int64(v) < 0) {
+		rd_fail(rd, "%s: field '%s' is negative", where, k);
+		return 0;
+	}
+	return json_object_get_uint64(v);
+}
+
+static void read_hist(struct rd *rd, json_object *o, char *name, size_t nlen,
+		      struct fb_hist *h, const char *where)
+{
+	json_object *b;
+	size_t n;
+
+	memset(h, 0, sizeof(*h));
+	get_str(rd, o, "name", name, nlen, where);
+	get_str(rd, o, "unit", h->unit, sizeof(h->unit), where);
+	h->count = get_u64(rd, o, "count", where);
+	h->sum = get_u64(rd, o, "sum", where);
+	h->min = get_u64(rd, o, "min", where);
+	h->max = get_u64(rd, o, "max", where);
+	b = get(rd, o, "buckets", json_type_array, where);
+	if (!b)
+		return;
+	n = json_object_array_length(b);
+	for (size_t i = 0; i < n; i++) {
+		json_object *pair = json_object_array_get_idx(b, i);
+
+		if (!json_object_is_type(pair, json_type_array) ||
+		    json_object_array_length(pair) != 2 ||
+		    !json_object_is_type(json_object_array_get_idx(pair, 0), json_type_int) ||
+		    !json_object_is_type(json_object_array_get_idx(pair, 1), json_type_int)) {
+			rd_fail(rd, "%s: bucket %s is not a [value, count] pair", where, "entry");
+			return;
+		}
+		h->buckets[fb_bucket(json_object_get_uint64(json_object_array_get_idx(pair, 0)))] +=
+			json_object_get_uint64(json_object_array_get_idx(pair, 1));
+	}
+}
+
+static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
+{
+	json_object *st;
+	size_t n;
+
+	get_str(rd, o, "name", p->name, sizeof(p->name), "probe");
+	get_str(rd, o, "series", p->series, sizeof(p->series), p->name);
+	get_str(rd, o, "kind", p->kind, sizeof(p->kind), p->name);
+	get_str(rd, o, "status", p->status, sizeof(p->status), p->name);
+	get_str(rd, o, "method", p->method, sizeof(p->method), p->name);
+	get_str(rd, o, "symbol", p->symbol, sizeof(p->symbol), p->name);
+	get_str(rd, o, "reason", p->reason, sizeof(p->reason), p->name);
+	st = get(rd, o, "stats", json_type_array, p->name);
+	if (!st)
+		return;
+	n = json_object_array_length(st);
+	if (n > FB_MAX_STATS) {
+		rd_fail(rd, "%s: %s stats (too many)", p->name, "more than 2");
+		return;
+	}
+	p->nstats = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		json_object *h = json_object_array_get_idx(st, i);
+
+		if (!json_object_is_type(h, json_type_object)) {
+			rd_fail(rd, "%s: %s is not an object", p->name, "a stats entry");
+			return;
+		}
+		read_hist(rd, h, p->stats[i].name, sizeof(p->stats[i].name),
+			  &p->stats[i].h, p->name);
+	}
+}
+
+static void read_workload(struct rd *rd, json_object *o, struct fb_workload_result *w)
+{
+	json_object *ops;
+
+	get_str(rd, o, "name", w->name, sizeof(w->name), "workload");
+	get_str(rd, o, "status", w->status, sizeof(w->status), w->name);
+	get_str(rd, o, "reason", w->reason, sizeof(w->reason), w->name);
+	w->wall_ns = get_u64(rd, o, "wall_ns", w->name);
+	ops = get(rd, o, "ops", json_type_object, w->name);
+	if (!ops)
+		return;
+	json_object_object_foreach(ops, k, v) {
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0) {
+			rd_fail(rd, "%s: op count '%s' is not a non-negative integer", w->name, k);
+			return;
+		}
+		fb_count_set(&w->ops, k, json_object_get_uint64(v));
+	}
+}
+
+static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
+{
+	json_object *h = get(rd, o, "host", json_type_object, "results");
+
+	if (!h)
+		return;
+	get_str(rd, h, "kernel_release", r->host.release, sizeof(r->host.release), "host");
+	get_str(rd, h, "kernel_version", r->host.version, sizeof(r->host.version), "host");
+	get_str(rd, h, "build_id", r->host.build_id, sizeof(r->host.build_id), "host");
+	get_str(rd, h, "config_sha256", r->host.config_sha256, sizeof(r->host.config_sha256), "host");
+	get_str(rd, h, "cmdline", r->host.cmdline, sizeof(r->host.cmdline), "host");
+	get_str(rd, h, "cpu_model", r->host.cpu_model, sizeof(r->host.cpu_model), "host");
+	get_str(rd, h, "arm", r->host.arm, sizeof(r->host.arm), "host");
+	r->host.ncpus = (int)get_u64(rd, h, "ncpus", "host");
+}
+
+/* An array field with at most max entries; returns its length or 0. */
+static size_t get_array(struct rd *rd, json_object *o, const char *k, size_t max,
+			json_object **out)
+{
+	size_t n;
+
+	*out = get(rd, o, k, json_type_array, "results");
+	if (!*out)
+		return 0;
+	n = json_object_array_length(*out);
+	if (n > max) {
+		rd_fail(rd, "results: too many entries in '%s'%s", k, "");
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(*out, i);
+
+		if (!json_object_is_type(e, strcmp(k, "params") ? json_type_object : json_type_string)) {
+			rd_fail(rd, "results: an entry of '%s' has the wrong type%s", k, "");
+			return 0;
+		}
+	}
+	return n;
+}
+
+static void read_lists(struct rd *rd, json_object *o, struct fb_result *r)
+{
+	json_object *a;
+
+	r->nparams = (int)get_array(rd, o, "params", 32, &a);
+	for (int i = 0; i < r->nparams; i++)
+		snprintf(r->params[i], sizeof(r->params[i]), "%s",
+			 json_object_get_string(json_object_array_get_idx(a, (size_t)i)));
+	r->nprobes = (int)get_array(rd, o, "probes", FB_MAX_PROBES, &a);
+	for (int i = 0; i < r->nprobes && !rd->failed; i++)
+		read_probe(rd, json_object_array_get_idx(a, (size_t)i), &r->probes[i]);
+	r->nworkloads = (int)get_array(rd, o, "workloads", FB_MAX_WORKLOADS, &a);
+	for (int i = 0; i < r->nworkloads && !rd->failed; i++)
+		read_workload(rd, json_object_array_get_idx(a, (size_t)i), &r->workloads[i]);
+	r->ncontention = (int)get_array(rd, o, "contention", 32, &a);
+	for (int i = 0; i < r->ncontention && !rd->failed; i++) {
+		json_object *e = json_object_array_get_idx(a, (size_t)i);
+		struct fb_contention *c = &r->contention[i];
+
+		get_str(rd, e, "lock", c->lock, sizeof(c->lock), "contention");
+		c->addr = get_u64(rd, e, "addr", "contention");
+		c->count = get_u64(rd, e, "count", "contention");
+		c->wait_ns = get_u64(rd, e, "wait_ns", "contention");
+		c->max_ns = get_u64(rd, e, "max_ns", "contention");
+	}
+}
+
+static void read_extra(struct rd *rd, json_object *o, struct fb_result *r)
+{
+	json_object *x = get(rd, o, "extra", json_type_object, "results");
+
+	if (!x)
+		return;
+	json_object_object_foreach(x, k, v) {
+		if (r->nextra == FB_MAX_EXTRA)
+			break;
+		if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)) {
+			rd_fail(rd, "extra: '%s' is not a number%s", k, "");
+			return;
+		}
+		snprintf(r->extra[r->nextra].key, sizeof(r->extra[0].key), "%s", k);
+		r->extra[r->nextra++].val = json_object_get_double(v);
+	}
+}
+
+static void read_result(struct rd *rd, json_object *o, struct fb_result *r)
+{
+	char schema[64];
+	json_object *v;
+
+	if (!json_object_is_type(o, json_type_object)) {
+		rd_fail(rd, "not a foliobench results file (top level is not an object)%s%s", "", "");
+		return;
+	}
+	get_str(rd, o, "schema", schema, sizeof(schema), "results");
+	if (!rd->failed && strcmp(schema, FB_SCHEMA)) {
+		rd_fail(rd, "not a foliobench results file (schema '%s')%s", schema, "");
+		return;
+	}
+	v = get(rd, o, "schema_version", json_type_int, "results");
+	if (v && json_object_get_int(v) != FB_SCHEMA_VERSION) {
+		char got[24];
+
+		snprintf(got, sizeof(got), "%d", json_object_get_int(v));
+		rd_fail(rd, "unsupported schema version %s (this foliobench reads %s)", got, "1");
+		return;
+	}
+	r->schema_version = FB_SCHEMA_VERSION;
+	get_str(rd, o, "tool_version", r->tool_version, sizeof(r->tool_version), "results");
+	get_str(rd, o, "label", r->label, sizeof(r->label), "results");
+	get_str(rd, o, "started", r->started, sizeof(r->started), "results");
+	read_host(rd, o, r);
+	read_lists(rd, o, r);
+	read_extra(rd, o, r);
+}
+
+struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_t errlen)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct rd rd = { .err = err, .errlen = errlen };
+	struct fb_result *r;
+	json_object *o;
+
+	if (!tok) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, json, (int)len);
+	if (!o) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+
+		snprintf(err, errlen, "%s at byte %zu",
+			 e == json_tokener_continue ? "truncated JSON" : json_tokener_error_desc(e),
+			 json_tokener_get_parse_end(tok));
+		json_tokener_free(tok);
+		return NULL;
+	}
+	if (json_tokener_get_parse_end(tok) < len &&
+	    strspn(json + json_tokener_get_parse_end(tok), " \t\r\n") !=
+		    len - json_tokener_get_parse_end(tok)) {
+		snprintf(err, errlen, "trailing data after the JSON document at byte %zu",
+			 json_tokener_get_parse_end(tok));
+		json_object_put(o);
+		json_tokener_free(tok);
+		return NULL;
+	}
+	json_tokener_free(tok);
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		json_object_put(o);
+		return NULL;
+	}
+	read_result(&rd, o, r);
+	json_object_put(o);
+	if (rd.failed) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct fb_result *fb_result_load(const char *path, char *err, size_t errlen)
+{
+	struct fb_result *r = NULL;
+	char *buf = NULL, e[200];
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fseek(f, 0, SEEK_END) == 0) {
+		long sz = ftell(f);
+
+		if (sz >= 0 && sz < (64l << 20) && fseek(f, 0, SEEK_SET) == 0) {
+			buf = malloc((size_t)sz + 1);
+			if (buf)
+				len = fread(buf, 1, (size_t)sz, f);
+		}
+	}
+	fclose(f);
+	if (!buf) {
+		snprintf(err, errlen, "%s: cannot read (too large or unreadable)", path);
+		return NULL;
+	}
+	buf[len] = '\0';
+	if (!len)
+		snprintf(err, errlen, "%s: empty file", path);
+	else if (!(r = fb_result_parse(buf, len, e, sizeof(e))))
+		snprintf(err, errlen, "%s: %s", path, e);
+	free(buf);
+	return r;
+}
+
+const struct fb_probe_result *fb_result_probe(const struct fb_result *r, const char *name)
+{
+	for (int i = 0; i < r->nprobes; i++)
+		if (!strcmp(r->probes[i].name, name))
+			return &r->probes[i];
+	return NULL;
+}
+
+const struct fb_workload_result *fb_result_workload(const struct fb_result *r, const char *name)
+{
+	for (int i = 0; i < r->nworkloads; i++)
+		if (!strcmp(r->workloads[i].name, name))
+			return &r->workloads[i];
+	return NULL;
+}

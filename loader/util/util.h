@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util/util.h - the bottom floor: messages, files, numbers.  Includes
+ * nothing of foliobench's own; everything else may include it.
+ */
+#ifndef FB_UTIL_H
+#define FB_UTIL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define FB_VERSION		"0.1"
+
+/* Set by the SIGINT/SIGTERM handler; long loops poll it and stop early. */
+extern volatile sig_atomic_t fb_stop;
+
+/* ---- small utilities (util.c) ---- */
+void fb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void fb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int fb_verbose(void);
+void fb_set_verbose(int v);
+uint64_t fb_now_ns(void);			/* CLOCK_MONOTONIC */
+int fb_read_file(const char *path, char *buf, size_t len);	/* bytes or -1 */
+int fb_write_file(const char *path, const char *s);		/* 0 or -1 */
+int fb_parse_u64(const char *s, uint64_t *out);			/* 0 or -1 */
+/* snprintf without the truncation warning: callers check the length. */
+int fb_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+int fb_mkdir_p(const char *path);				/* 0 or -1, errno */
+
+#endif /* FB_UTIL_H */

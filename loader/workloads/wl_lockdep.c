@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wl_lockdep.c - grow lockdep's dependency graph at run time.
+ *
+ * Only meaningful on a CONFIG_PROVE_LOCKING kernel.  Every netdevsim
+ * device allocates a devlink instance, and devlink_alloc_ns() registers a
+ * dynamic lock class key for it (lockdep_register_key(&devlink->lock_key),
+ * net/devlink/core.c).  Probing the device takes many other locks while
+ * that instance lock is the innermost one held, and each (class, class)
+ * pair becomes a new direct dependency: two lock_list entries
+ * (locks_after of one class, locks_before of the other) out of the static
+ * list_entries[MAX_LOCKDEP_ENTRIES] array.  Keeping `devices` devices
+ * alive at once therefore adds a few dozen entries per device; removing
+ * them zaps the classes and gives the entries back (zap_class()), so the
+ * graph only grows while the devices exist.  Ports (netdevs) add few
+ * entries (measured ~34 per device with one port, ~31 without) but make
+ * creation and removal several times slower, so the default is ports=0.
+ * Each device also adds ~284 "dependency chain hlocks" (new lock chains
+ * through its class) out of MAX_LOCKDEP_CHAIN_HLOCKS (327680 with
+ * LOCKDEP_CHAINS_BITS=16).  Measured on the 7.3.4 lockstat guest (~3000
+ * entries and ~9400 hlocks after boot): the list_entries array fills at
+ * ~925 devices, the chain hlocks at ~1120.  So the default of 1000 makes
+ * the baseline run out of list entries while a kernel whose list entries
+ * can grow (the folio-pool lockdep patches) stays below the chain limit;
+ * above ~1100 devices every kernel turns lockdep off.  When the array is
+ * full, alloc_list_entry() prints "BUG: MAX_LOCKDEP_ENTRIES too low!" and
+ * turns lockdep off (debug_locks = 0); the workload reports that as
+ * lockdep_off=1 rather than failing.
+ *
+ * ops (from /proc/lockdep_stats, kernel/locking/lockdep_proc.c):
+ *   lockdep_deps_before/peak/after  "direct dependencies" (nr_list_entries)
+ *   lockdep_deps_max                its "[max: N]" (MAX_LOCKDEP_ENTRIES),
+ *                                   0 when the kernel prints none
+ *   lockdep_chain_hlocks_before/peak/after/max
+ *                                   "dependency chain hlocks used"
+ *   lockdep_classes_before/peak/after  "lock-classes"
+ *   lockdep_off                     1 if debug_locks went 1 -> 0 in the run
+ *   iterations, devices (created), devices_removed
+ * Runs in a private network namespace; devices are always removed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "workloads/workloads.h"
+#include "workloads/wl_util.h"
+
+#define WL "lockdep"
+#define LOCKDEP_STATS "/proc/lockdep_stats"
+
+struct ld_cfg {
+	unsigned int devices, ports, iterations, threads, first_id;
+};
+
+struct ld_stats {
+	uint64_t deps, deps_max, classes, debug_locks, hlocks, hlocks_max;
+};
+
+static int read_stats(struct ld_stats *st)
+{
+	char buf[8192];
+
+	if (fb_read_file(LOCKDEP_STATS, buf, sizeof(buf)) < 0) {
+		fb_err(WL ": cannot read " LOCKDEP_STATS ": %s",
+		       strerror(errno));
+		return -1;
+	}
+	if (wl_parse_stat(buf, "direct dependencies", &st->deps) ||
+	    wl_parse_stat(buf, "lock-classes", &st->classes) ||
+	    wl_parse_stat(buf, "debug_locks", &st->debug_locks)) {
+		fb_err(WL ": unexpected " LOCKDEP_STATS " format");
+		return -1;
+	}
+	/* absent without PROVE_LOCKING's chain accounting: keep 0 */
+	st->hlocks = 0;
+	wl_parse_stat(buf, "dependency chain hlocks used", &st->hlocks);
+	st->deps_max = wl_parse_stat_max(buf, "direct dependencies");
+	st->hlocks_max = wl_parse_stat_max(buf, "dependency chain hlocks used");
+	return 0;
+}
+
+static int ld_cfg(const struct fb_params *p, struct ld_cfg *c)
+{
+	c->devices = (unsigned int)fb_param_u64(p, WL, "devices", 1000);
+	c->ports = (unsigned int)fb_param_u64(p, WL, "ports", 0);
+	c->iterations = (unsigned int)fb_param_u64(p, WL, "iterations", 1);
+	c->threads = (unsigned int)fb_param_u64(p, WL, "threads", 2);
+	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id", 5200);
+	if (!c->devices || !c->iterations || !c->threads ||
+	    c->threads > 64 || c->ports > 64 ||
+	    c->first_id + (uint64_t)c->devices > 0x7fffffff) {
+		fb_err(WL ": need devices, iterations >= 1, 1 <= threads <= 64, ports <= 64");
+		return -1;
+	}
+	for (unsigned int i = 0; i < c->devices; i++) {
+		if (wl_nsim_exists(c->first_id + i)) {
+			fb_err(WL ": netdevsim%u already exists (pick another lockdep.first_id)",
+			       c->first_id + i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void note_peak(struct fb_counts *ops, const char *name, uint64_t v)
+{
+	uint64_t cur = 0;
+
+	if (fb_count_get(ops, name, &cur) || v > cur)
+		fb_count_set(ops, name, v);
+}
+
+/* One iteration: all devices up, sample the graph, all devices down. */
+static int iteration(const struct ld_cfg *c, unsigned char *state,
+		     struct fb_counts *ops)
+{
+	struct ld_stats st;
+	unsigned int n;
+	int err, err2, saved;
+
+	n = wl_nsim_parallel(WL, c->first_id, c->devices, c->ports,
+			     c->threads, 1, state, &err);
+	fb_count_add(ops, "devices", n);
+	if (!err && !read_stats(&st)) {
+		note_peak(ops, "lockdep_deps_peak", st.deps);
+		note_peak(ops, "lockdep_classes_peak", st.classes);
+		note_peak(ops, "lockdep_chain_hlocks_peak", st.hlocks);
+	}
+	saved = fb_stop;
+	fb_stop = 0;	/* removal must finish even after Ctrl-C */
+	n = wl_nsim_parallel(WL, c->first_id, c->devices, c->ports,
+			     c->threads, 0, state, &err2);
+	fb_stop = fb_stop || saved;
+	fb_count_add(ops, "devices_removed", n);
+	return err || err2 ? -1 : 0;
+}
+
+static int lockdep_child(const struct fb_params *p, struct fb_counts *ops,
+			 void *arg)
+{
+	const struct ld_cfg *c = arg;
+	struct ld_stats before, after;
+	unsigned char *state;
+	int ret = 0;
+
+	(void)p;
+	if (read_stats(&before))
+		return -1;
+	if (!before.debug_locks)
+		fb_info(WL ": lockdep was already off before the run");
+	fb_count_set(ops, "lockdep_deps_before", before.deps);
+	fb_count_set(ops, "lockdep_deps_max", before.deps_max);
+	fb_count_set(ops, "lockdep_classes_before", before.classes);
+	fb_count_set(ops, "lockdep_chain_hlocks_before", before.hlocks);
+	fb_count_set(ops, "lockdep_chain_hlocks_max", before.hlocks_max);
+	fb_count_set(ops, "iterations", 0);
+	state = calloc(c->devices, 1);
+	if (!state) {
+		fb_err(WL ": out of memory");
+		return -1;
+	}
+	for (unsigned int i = 0; i < c->iterations && !fb_stop && !ret; i++) {
+		ret = iteration(c, state, ops);
+		fb_count_add(ops, "iterations", 1);
+		if (c->iterations > 1)
+			fb_info(WL ": iteration %u/%u done", i + 1,
+				c->iterations);
+	}
+	free(state);
+	if (read_stats(&after))
+		return -1;
+	fb_count_set(ops, "lockdep_deps_after", after.deps);
+	fb_count_set(ops, "lockdep_classes_after", after.classes);
+	fb_count_set(ops, "lockdep_chain_hlocks_after", after.hlocks);
+	fb_count_set(ops, "lockdep_off",
+		     before.debug_locks && !after.debug_locks);
+	if (before.debug_locks && !after.debug_locks)
+		fb_info(WL ": lockdep turned itself off during the run (debug_locks 1 -> 0; see dmesg for \"MAX_LOCKDEP_... too low\")");
+	return ret;
+}
+
+int wl_lockdep_avail(char *why, size_t len)
+{
+	if (!wl_exists(LOCKDEP_STATS)) {
+		snprintf(why, len, "lockdep not in this kernel (%s missing; needs CONFIG_PROVE_LOCKING)",
+			 LOCKDEP_STATS);
+		return -1;
+	}
+	/* the same netdevsim devices as the sysfs workload */
+	return wl_sysfs_avail(why, len);
+}
+
+int wl_lockdep_run(const struct fb_params *p, struct fb_counts *ops)
+{
+	struct ld_cfg c;
+
+	if (ld_cfg(p, &c))
+		return -1;
+	return wl_run_nsim_child(WL, lockdep_child, p, &c, ops, c.first_id, c.devices);
+}

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wl_util.c - helpers shared by the built-in workloads.
+ *
+ * Workloads that change kernel state visible to the host (nf_tables
+ * rulesets, network devices) run in a forked child that first enters a
+ * private network namespace.  The child reports its counters back over a
+ * pipe; the namespace dies with the child, so nothing that lives in it
+ * can be left behind.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workloads/wl_util.h"
+#include "workloads/workloads.h"
+
+static fb_phase_hook phase_hook;
+
+void fb_workload_set_phase_hook(fb_phase_hook fn)
+{
+	phase_hook = fn;
+}
+
+void fb_workload_phase(struct fb_counts *ops, const char *phase)
+{
+	if (phase_hook)
+		phase_hook(ops, phase);
+}
+
+struct wl_report {
+	int rc;
+	struct fb_counts ops;
+};
+
+static void wl_child_stop(int sig)
+{
+	(void)sig;
+	fb_stop = 1;
+}
+
+static void wl_child_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = wl_child_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * Reads up to len bytes; returns how many arrived before EOF.  Polls so
+ * that a stop request seen by the parent (even under SA_RESTART) is
+ * forwarded to the child once.
+ */
+static size_t read_all(int fd, void *buf, size_t len, pid_t child)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	int forwarded = 0;
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n;
+
+		if (fb_stop && !forwarded) {
+			kill(child, SIGTERM);
+			forwarded = 1;
+		}
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = read(fd, p + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+static void __attribute__((noreturn))
+wl_child_main(const char *wl, unsigned int flags, wl_child_fn fn,
+	      const struct fb_params *p, void *arg, int fd)
+{
+	struct wl_report rep;
+
+	memset(&rep, 0, sizeof(rep));
+	wl_child_signals();
+	if ((flags & WL_NEWNET) && unshare(CLONE_NEWNET)) {
+		fb_err("%s: unshare(CLONE_NEWNET): %s", wl, strerror(errno));
+		rep.rc = -1;
+	} else {
+		rep.rc = fn(p, &rep.ops, arg);
+	}
+	if (write_all(fd, &rep, sizeof(rep)))
+		_exit(2);
+	_exit(rep.rc ? 1 : 0);
+}
+
+int wl_run_child(const char *wl, unsigned int flags, wl_child_fn fn,
+		 const struct fb_params *p, void *arg, struct fb_counts *ops)
+{
+	struct wl_report rep;
+	int pfd[2], status = 0;
+	size_t got;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		fb_err("%s: pipe: %s", wl, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fb_err("%s: fork: %s", wl, strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(pfd[0]);
+		wl_child_main(wl, flags, fn, p, arg, pfd[1]);
+	}
+	close(pfd[1]);
+	memset(&rep, 0, sizeof(rep));
+	got = read_all(pfd[0], &rep, sizeof(rep), pid);
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(rep)) {
+		if (WIFSIGNALED(status))
+			fb_err("%s: worker process killed by signal %d",
+			       wl, WTERMSIG(status));
+		else
+			fb_err("%s: worker process exited (status %d) without a report",
+			       wl, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return -1;
+	}
+	for (int i = 0; i < rep.ops.n && i < FB_MAX_COUNTS; i++)
+		fb_count_set(ops, rep.ops.v[i].name, rep.ops.v[i].val);
+	return rep.rc ? -1 : 0;
+}
+
+void wl_progress_init(struct wl_progress *pr, const char *wl,
+		      const char *what, uint64_t total)
+{
+	pr->wl = wl;
+	pr->what = what;
+	pr->total = total;
+	pr->start_ns = fb_now_ns();
+	pr->last_ns = pr->start_ns;
+}
+
+void wl_progress(struct wl_progress *pr, uint64_t done)
+{
+	uint64_t now = fb_now_ns();
+
+	if (now - pr->last_ns < 2000000000ull)
+		return;
+	pr->last_ns = now;
+	fb_info("%s: %llu/%llu %s (%.1f s)", pr->wl, WL_U64(done),
+		WL_U64(pr->total), pr->what,
+		(double)(now - pr->start_ns) / 1e9);
+}
+
+int wl_write(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, s, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+int wl_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+int wl_count_dir(const char *path)
+{
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+void wl_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long)(ms % 1000) * 1000000L,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR && !fb_stop)
+		;
+}
+
+int wl_parse_stat(const char *text, const char *key, uint64_t *val)
+{
+	size_t klen = strlen(key);
+	const char *line = text;
+
+	while (line && *line) {
+		const char *s = line;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!strncmp(s, key, klen) && s[klen] == ':') {
+			char *end;
+			unsigned long long v;
+
+			s += klen + 1;
+			errno = 0;
+			v = strtoull(s, &end, 10);
+			if (end == s || errno)
+				return -1;
+			*val = v;
+			return 0;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return -1;
+}
+
+uint64_t wl_parse_stat_max(const char *text, const char *key)
+{
+	char k[96];
+	const char *s, *eol, *m;
+
+	snprintf(k, sizeof(k), "%s:", key);
+	s = strstr(text, k);
+	if (!s)
+		return 0;
+	eol = strchr(s, '\n');
+	m = strstr(s, "[max:");
+	if (!m || (eol && m > eol))
+		return 0;
+	return strtoull(m + 5, NULL, 10);
+}
+
+/* ---- netdevsim ---- */
+
+int wl_nsim_new(unsigned int id, unsigned int ports)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%u %u 1", id, ports);
+	return wl_write(WL_NSIM_BUS "/new_device", buf);
+}
+
+int wl_nsim_del(unsigned int id)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", id);
+	return wl_write(WL_NSIM_BUS "/del_device", buf);
+}
+
+int wl_nsim_exists(unsigned int id)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), WL_NSIM_BUS "/devices/netdevsim%u", id);
+	return wl_exists(path);
+}
+
+int wl_netdev_count(void)
+{
+	struct if_nameindex *ifs, *i;
+	int n = 0;
+
+	ifs = if_nameindex();
+	if (!ifs)
+		return -1;
+	for (i = ifs; i->if_index; i++)
+		if (strcmp(i->if_name, "lo"))
+			n++;
+	if_freenameindex(ifs);
+	return n;
+}
+
+struct nsim_job {
+	const char *wl;
+	unsigned int first_id, n, ports, threads;
+	int create;
+	unsigned char *state;
+	atomic_uint done;
+	atomic_int failed;
+};
+
+struct nsim_thread {
+	struct nsim_job *job;
+	unsigned int idx;
+	pthread_t tid;
+};
+
+static void *nsim_worker(void *arg)
+{
+	struct nsim_thread *t = arg;
+	struct nsim_job *j = t->job;
+
+	for (unsigned int i = t->idx; i < j->n; i += j->threads) {
+		unsigned int id = j->first_id + i;
+		int ret;
+
+		if (fb_stop || atomic_load(&j->failed))
+			break;
+		if (j->create == !!j->state[i])
+			continue;
+		ret = j->create ? wl_nsim_new(id, j->ports) : wl_nsim_del(id);
+		if (ret) {
+			if (!atomic_exchange(&j->failed, 1))
+				fb_err("%s: %s netdevsim%u: %s", j->wl,
+				       j->create ? "new_device" : "del_device",
+				       id, strerror(-ret));
+			break;
+		}
+		j->state[i] = (unsigned char)j->create;
+		atomic_fetch_add(&j->done, 1);
+	}
+	return NULL;
+}
+
+unsigned int wl_nsim_parallel(const char *wl, unsigned int first_id,
+			      unsigned int n, unsigned int ports,
+			      unsigned int threads, int create,
+			      unsigned char *state, int *err)
+{
+	struct nsim_job job = {
+		.wl = wl, .first_id = first_id, .n = n, .ports = ports,
+		.threads = threads ? threads : 1, .create = create,
+		.state = state,
+	};
+	struct nsim_thread *ts;
+	struct wl_progress pr;
+	unsigned int started = 0;
+
+	*err = 0;
+	ts = calloc(job.threads, sizeof(*ts));
+	if (!ts) {
+		fb_err("%s: out of memory", wl);
+		*err = -1;
+		return 0;
+	}
+	wl_progress_init(&pr, wl, create ? "devices created" :
+			 "devices removed", n);
+	for (; started < job.threads; started++) {
+		ts[started].job = &job;
+		ts[started].idx = started;
+		if (pthread_create(&ts[started].tid, NULL, nsim_worker,
+				   &ts[started])) {
+			fb_err("%s: pthread_create failed", wl);
+			atomic_store(&job.failed, 1);
+			break;
+		}
+	}
+	for (unsigned int k = 0; k < started; k++) {
+		while (pthread_tryjoin_np(ts[k].tid, NULL)) {
+			wl_progress(&pr, atomic_load(&job.done));
+			wl_sleep_ms(50);
+		}
+	}
+	free(ts);
+	if (atomic_load(&job.failed))
+		*err = -1;
+	return atomic_load(&job.done);
+}
+
+unsigned int wl_nsim_sweep(unsigned int first_id, unsigned int n)
+{
+	unsigned int swept = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (wl_nsim_exists(first_id + i) && !wl_nsim_del(first_id + i))
+			swept++;
+	}
+	return swept;
+}
+
+int wl_run_nsim_child(const char *wl, wl_child_fn fn, const struct fb_params *p,
+		      void *arg, struct fb_counts *ops, unsigned int first_id,
+		      unsigned int n)
+{
+	int ret = wl_run_child(wl, WL_NEWNET, fn, p, arg, ops);
+	unsigned int left = wl_nsim_sweep(first_id, n);
+
+	if (left) {
+		fb_err("%s: %u netdevsim devices were left behind; removed them", wl, left);
+		return -1;
+	}
+	return ret;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* workloads.h - entry points of the built-in workloads (wl_*.c). */
+#ifndef WORKLOADS_H
+#define WORKLOADS_H
+
+#include "model/fb.h"
+
+/* ---- workloads (catalogue.c lists them; wl_*.c implement them) ---- */
+struct fb_workload {
+	const char *name;
+	const char *series;	/* which patch series it exercises */
+	const char *desc;
+	const char *params;	/* "key=default ..." for --help and list */
+	/* 0 if it can run here, else -1 with a one-line reason in why. */
+	int (*avail)(char *why, size_t len);
+	/*
+	 * Runs the workload; fills ops with its own op counts (what probe
+	 * counts are checked against).  Prints progress for anything longer
+	 * than a few seconds.  Returns 0, or -1 after printing one line with
+	 * fb_err().  Must leave nothing behind, also when fb_stop is set.
+	 */
+	int (*run)(const struct fb_params *p, struct fb_counts *ops);
+};
+
+/*
+ * Phase marks: a workload calls fb_workload_phase(ops, "register") where a
+ * phase of interest ends; the measuring side (run.c) installs the hook that
+ * snapshots what it measures there (lock_stat counts today).  Workloads do
+ * not know who listens.
+ */
+typedef void (*fb_phase_hook)(struct fb_counts *ops, const char *phase);
+void fb_workload_set_phase_hook(fb_phase_hook fn);
+void fb_workload_phase(struct fb_counts *ops, const char *phase);
+
+extern const struct fb_workload fb_workloads[];
+extern const int fb_nworkloads;
+const struct fb_workload *fb_workload_find(const char *name);
+
+
+#define FB_WORKLOAD(n)							\
+	int wl_##n##_avail(char *why, size_t len);			\
+	int wl_##n##_run(const struct fb_params *p, struct fb_counts *ops)
+
+FB_WORKLOAD(nft);
+FB_WORKLOAD(sysfs);
+FB_WORKLOAD(verifier);
+FB_WORKLOAD(mapbatch);
+FB_WORKLOAD(lockdep);
+
+#endif /* WORKLOADS_H */
