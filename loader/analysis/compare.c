@@ -242,9 +242,9 @@ static int check_subset(const struct fb_result *x, const struct fb_result *y,
 				 x->probes[i].name, xn, yn);
 			return -1;
 		}
-		if (strcmp(p->kind, x->probes[i].kind)) {
+		if (p->kind != x->probes[i].kind) {
 			snprintf(err, errlen, "mismatched probes: '%s' is a %s probe in %s but a %s probe in %s",
-				 p->name, x->probes[i].kind, xn, p->kind, yn);
+				 p->name, fb_kind_name(x->probes[i].kind), xn, fb_kind_name(p->kind), yn);
 			return -1;
 		}
 	}
@@ -491,7 +491,7 @@ static void note_add(struct fb_row *row, const char *fmt, ...)
 static int contention_on(const struct fb_result *r)
 {
 	for (int i = 0; i < r->nprobes; i++)
-		if (!strcmp(r->probes[i].kind, "contention") && !strcmp(r->probes[i].status, "attached"))
+		if (r->probes[i].kind == FB_CONTENTION && r->probes[i].status == FB_ATTACHED)
 			return 1;
 	return r->ncontention > 0;
 }
@@ -514,17 +514,16 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 	enum fb_row_kind kind;
 	struct fb_row *row;
 
-	if (!strcmp(p0->kind, "func") ||
-	    (!strcmp(p0->kind, "callsite") && find_stat(p0, "latency", 0)))
+	if (p0->kind == FB_FUNC || (p0->kind == FB_CALLSITE && find_stat(p0, "latency", 0)))
 		kind = FB_ROW_FUNC;
-	else if (!strcmp(p0->kind, "lock"))
+	else if (p0->kind == FB_LOCK)
 		kind = FB_ROW_LOCK;
 	else
 		kind = FB_ROW_OTHER;
 	row = new_row(c, kind, p0->name);
 	if (!row)
 		return -1;
-	snprintf(row->pkind, sizeof(row->pkind), "%s", p0->kind);
+	snprintf(row->pkind, sizeof(row->pkind), "%s", fb_kind_name(p0->kind));
 	if (kind == FB_ROW_FUNC) {
 		m[0] = new_metric(row, "calls", "count", FB_M_COUNT, -1);
 		m[1] = new_metric(row, "total", "ns", FB_M_NOISY, 1);
@@ -565,11 +564,11 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 		for (int i = 0; i < sd[s]->n; i++) {
 			const struct fb_probe_result *p = fb_result_probe(sd[s]->r[i], p0->name);
 
-			if (!p || strcmp(p->status, "attached")) {
+			if (!p || p->status != FB_ATTACHED) {
 				if (p && p->reason[0])
 					why = p->reason;
 				else if (p)
-					why = p->status;
+					why = fb_probe_status_name(p->status);
 				continue;
 			}
 			attached++;
@@ -657,10 +656,10 @@ static int build_workload(struct fb_cmp *c, const struct fb_workload_result *w0)
 		for (int i = 0; i < sd[s]->n; i++) {
 			const struct fb_workload_result *w = fb_result_workload(sd[s]->r[i], w0->name);
 
-			if (!w || strcmp(w->status, "ok")) {
+			if (!w || w->status != FB_WL_OK) {
 				bad++;
 				if (w)
-					why = w->reason[0] ? w->reason : w->status;
+					why = w->reason[0] ? w->reason : fb_wl_status_name(w->status);
 				continue;
 			}
 			push(wall, s, (double)w->wall_ns);

@@ -237,7 +237,7 @@ static int collect_hists(const struct fb_cmp *c, struct hpair **out)
 					const struct fb_probe_result *pr =
 						fb_result_probe(sd[s]->r[i], x->probe);
 
-					if (!pr || strcmp(pr->status, "attached"))
+					if (!pr || pr->status != FB_ATTACHED)
 						continue;
 					for (int j = 0; j < pr->nstats; j++)
 						if (!strcmp(pr->stats[j].name, x->stat)) {

@@ -223,7 +223,7 @@ static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int 
 				const struct fb_workload_result *w =
 					fb_result_workload(res[a][i], names[k]);
 
-				if (w && !strcmp(w->status, "ok"))
+				if (w && w->status == FB_WL_OK)
 					v[a][0][n++] = (double)w->wall_ns / 1e6;
 			}
 			m[a] = fb_median(v[a][0], n);
@@ -242,7 +242,7 @@ static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int 
 				const struct fb_probe_result *pr = &res[a][i]->probes[p];
 				int k;
 
-				if (strcmp(pr->status, "attached") || !pr->nstats)
+				if (pr->status != FB_ATTACHED || !pr->nstats)
 					continue;
 				for (k = 0; k < nnames && strcmp(names[k], pr->name); k++)
 					;
@@ -265,7 +265,7 @@ static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int 
 				const struct fb_probe_result *pr =
 					fb_result_probe(res[a][i], names[k]);
 
-				if (!pr || strcmp(pr->status, "attached") || !pr->nstats)
+				if (!pr || pr->status != FB_ATTACHED || !pr->nstats)
 					continue;
 				if (pr->stats[0].h.unit[0])
 					unit = pr->stats[0].h.unit;

@@ -119,13 +119,6 @@ const struct fb_workload fb_workloads[] = {
 
 const int fb_nworkloads = sizeof(fb_workloads) / sizeof(fb_workloads[0]);
 
-const char *fb_kind_name(enum fb_kind k)
-{
-	static const char *const names[] = { "func", "lock", "callsite", "contention" };
-
-	return (unsigned int)k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
-}
-
 const struct fb_probe_def *fb_probe_find(const char *name)
 {
 	for (int i = 0; i < fb_nprobes; i++)

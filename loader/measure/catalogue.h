@@ -3,13 +3,7 @@
 #ifndef CATALOGUE_H
 #define CATALOGUE_H
 
-enum fb_kind {
-	FB_FUNC,	/* function latency: fentry/fexit, else kprobe/kretprobe */
-	FB_LOCK,	/* one lock class: write acquisitions, hold and wait
-			 * time, from /proc/lock_stat (LOCK_STAT kernels) */
-	FB_CALLSITE,	/* kmem:kmalloc from inside a function (tracepoint) */
-	FB_CONTENTION,	/* lock:contention_begin/end by lock address */
-};
+#include "model/fb.h"
 
 #define FB_MAX_CAND 4
 
@@ -37,7 +31,6 @@ struct fb_probe_def {
 extern const struct fb_probe_def fb_probes[];
 extern const int fb_nprobes;
 
-const char *fb_kind_name(enum fb_kind k);
 const struct fb_probe_def *fb_probe_find(const char *name);
 
 #endif /* CATALOGUE_H */

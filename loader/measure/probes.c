@@ -255,9 +255,10 @@ static int new_slot(struct fb_session *s, struct row *r, const char *name, const
 	return r->slot[i];
 }
 
-static void set_status(struct row *r, const char *status, const char *method, const char *sym)
+static void set_status(struct row *r, enum fb_probe_status status, const char *method,
+		       const char *sym)
 {
-	snprintf(r->res.status, sizeof(r->res.status), "%s", status);
+	r->res.status = status;
 	snprintf(r->res.method, sizeof(r->res.method), "%s", method);
 	snprintf(r->res.symbol, sizeof(r->res.symbol), "%s", sym);
 }
@@ -289,10 +290,10 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 		in = attach_fn(s, r, d->syms[i], (unsigned int)slot, filter);
 		if (!in)
 			continue;
-		set_status(r, "attached", in->method, d->syms[i]);
+		set_status(r, FB_ATTACHED, in->method, d->syms[i]);
 		return;
 	}
-	set_status(r, "unavailable", "-", "-");
+	set_status(r, FB_UNAVAILABLE, "-", "-");
 }
 
 /* ---- instance resolution: kallsyms, pointer read, BTF member ---- */
@@ -377,11 +378,11 @@ static void attach_lock_row(struct fb_session *s, struct row *r)
 	new_slot(s, r, "hold", "ns");
 	new_slot(s, r, "wait", "ns");
 	if (access("/proc/lock_stat", R_OK | W_OK)) {
-		set_status(r, "unavailable", "-", "-");
+		set_status(r, FB_UNAVAILABLE, "-", "-");
 		reason_add(r, "no /proc/lock_stat: needs CONFIG_LOCK_STAT (lockstat flavour)");
 		return;
 	}
-	set_status(r, "attached", "lock_stat", r->def->lock_class);
+	set_status(r, FB_ATTACHED, "lock_stat", r->def->lock_class);
 	reason_add(r, "lock_stat class %s: every instance of the class, write side; "
 		   "no per-sample histogram", r->def->lock_class);
 }
@@ -553,27 +554,27 @@ static void attach_tracepoints(struct fb_session *s)
 			if (!s->cont || !s->cont->rodata->nsites) {
 				reason_add(r, "%s: not in kallsyms or tracepoint object not loaded",
 					   r->def->syms[0]);
-				set_status(r, "unavailable", "-", "-");
+				set_status(r, FB_UNAVAILABLE, "-", "-");
 				continue;
 			}
 			if (!s->cont->links.fb_kmalloc)
 				s->cont->links.fb_kmalloc = bpf_program__attach(s->cont->progs.fb_kmalloc);
 			if (s->cont->links.fb_kmalloc)
-				set_status(r, "attached", "raw_tp", "kmalloc");
+				set_status(r, FB_ATTACHED, "raw_tp", "kmalloc");
 			else
-				set_status(r, "unavailable", "-", "-");
+				set_status(r, FB_UNAVAILABLE, "-", "-");
 		} else if (r->def->kind == FB_CONTENTION) {
 			l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
 			l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
 			if (l1 && l2) {
 				s->cont->links.fb_cont_begin = l1;
 				s->cont->links.fb_cont_end = l2;
-				set_status(r, "attached", "raw_tp", "contention_begin/end");
+				set_status(r, FB_ATTACHED, "raw_tp", "contention_begin/end");
 			} else {
 				bpf_link__destroy(l1);
 				reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
 					   strerror(errno));
-				set_status(r, "unavailable", "-", "-");
+				set_status(r, FB_UNAVAILABLE, "-", "-");
 			}
 		}
 	}
@@ -593,8 +594,8 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 		r->def = d;
 		snprintf(r->res.name, sizeof(r->res.name), "%s", d->name);
 		snprintf(r->res.series, sizeof(r->res.series), "%s", d->series);
-		snprintf(r->res.kind, sizeof(r->res.kind), "%s", fb_kind_name(d->kind));
-		set_status(r, "unavailable", "-", "-");
+		r->res.kind = d->kind;
+		set_status(r, FB_UNAVAILABLE, "-", "-");
 		if (d->kind == FB_CALLSITE)
 			new_slot(s, r, "size", "B");
 		if (d->kind == FB_CONTENTION)
@@ -664,7 +665,7 @@ int fb_session_attached(const struct fb_session *s)
 	int n = 0;
 
 	for (int i = 0; i < s->nrows; i++)
-		n += !strcmp(s->rows[i].res.status, "attached");
+		n += s->rows[i].res.status == FB_ATTACHED;
 	return n;
 }
 
@@ -757,7 +758,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 			memcpy(unit, r->res.stats[j].h.unit, sizeof(unit));
 			memset(&r->res.stats[j].h, 0, sizeof(r->res.stats[j].h));
 			memcpy(r->res.stats[j].h.unit, unit, sizeof(unit));
-			if (!strcmp(r->res.status, "attached"))
+			if (r->res.status == FB_ATTACHED)
 				read_slot(s, r->slot[j], &r->res.stats[j].h);
 		}
 	}

@@ -126,7 +126,7 @@ static void run_workload(const struct fb_workload *w, const struct fb_params *p,
 
 	snprintf(wr->name, sizeof(wr->name), "%s", w->name);
 	if (w->avail(wr->reason, sizeof(wr->reason)) < 0) {
-		snprintf(wr->status, sizeof(wr->status), "unavailable");
+		wr->status = FB_WL_UNAVAILABLE;
 		fb_info("workload %s: unavailable: %s", w->name, wr->reason);
 		return;
 	}
@@ -135,12 +135,12 @@ static void run_workload(const struct fb_workload *w, const struct fb_params *p,
 	ret = w->run(p, &wr->ops);
 	wr->wall_ns = fb_now_ns() - t0;
 	if (fb_stop)
-		snprintf(wr->status, sizeof(wr->status), "interrupted");
+		wr->status = FB_WL_INTERRUPTED;
 	else
-		snprintf(wr->status, sizeof(wr->status), "%s", ret ? "failed" : "ok");
+		wr->status = ret ? FB_WL_FAILED : FB_WL_OK;
 	if (ret && !fb_stop)
 		snprintf(wr->reason, sizeof(wr->reason), "see the error above");
-	fb_info("workload %s: %s in %.2f s", w->name, wr->status, (double)wr->wall_ns / 1e9);
+	fb_info("workload %s: %s in %.2f s", w->name, fb_wl_status_name(wr->status), (double)wr->wall_ns / 1e9);
 }
 
 static void print_table(const struct fb_result *r)
@@ -164,19 +164,20 @@ static void print_table(const struct fb_result *r)
 				snprintf(p99, sizeof(p99), "%.3f", fb_hist_percentile(h, 99) / div);
 			}
 			printf("%-30s %-11s %-9s %10llu %14.2f %11.3f %11s %11s%s\n", name,
-			       p->status, p->method, (unsigned long long)h->count,
+			       fb_probe_status_name(p->status), p->method, (unsigned long long)h->count,
 			       (double)h->sum / div, fb_hist_mean(h) / div, p50, p99,
 			       div == 1 ? " (bytes)" : "");
 		}
 		if (!p->nstats)
-			printf("%-30s %-11s %-9s\n", p->name, p->status, p->method);
-		if (strcmp(p->status, "attached") && p->reason[0])
+			printf("%-30s %-11s %-9s\n", p->name, fb_probe_status_name(p->status),
+			       p->method);
+		if (p->status != FB_ATTACHED && p->reason[0])
 			printf("    why: %s\n", p->reason);
 	}
 	for (int i = 0; i < r->nworkloads; i++) {
 		const struct fb_workload_result *w = &r->workloads[i];
 
-		printf("\nworkload %s: %s, %.3f s", w->name, w->status, (double)w->wall_ns / 1e9);
+		printf("\nworkload %s: %s, %.3f s", w->name, fb_wl_status_name(w->status), (double)w->wall_ns / 1e9);
 		for (int j = 0; j < w->ops.n; j++)
 			printf("%s %s=%llu", j ? "," : ";", w->ops.v[j].name,
 			       (unsigned long long)w->ops.v[j].val);
@@ -242,7 +243,7 @@ int cmd_run(int argc, char **argv)
 	else if (strcmp(o.out, "-"))
 		fb_info("results written to %s", o.out);
 	for (int i = 0; i < r->nworkloads; i++)
-		if (!strcmp(r->workloads[i].status, "failed"))
+		if (r->workloads[i].status == FB_WL_FAILED)
 			ret = 1;
 	if (fb_stop)
 		ret = 130;
@@ -292,8 +293,8 @@ int cmd_list(int argc, char **argv)
 		const struct fb_probe_result *p = r && s ? fb_result_probe(r, d->name) : NULL;
 
 		printf("%-30s %-12s %-11s %-11s %-8s %s\n", d->name, d->series,
-		       fb_kind_name(d->kind), p ? p->status : "-", p ? p->method : "-",
-		       p && strcmp(p->status, "attached") ? p->reason : d->proves);
+		       fb_kind_name(d->kind), p ? fb_probe_status_name(p->status) : "-", p ? p->method : "-",
+		       p && p->status != FB_ATTACHED ? p->reason : d->proves);
 	}
 	printf("\n%-10s %-12s %-14s %-32s %s\n", "WORKLOAD", "SERIES", "STATUS", "PARAMS",
 	       "DESCRIPTION");

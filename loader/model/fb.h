@@ -55,12 +55,32 @@ struct fb_hist {
 	uint64_t buckets[FB_NBUCKETS];	/* dense here, sparse in JSON */
 };
 
+/*
+ * Kinds and states as enums end to end; their JSON strings exist only in
+ * results.c (fb_*_name() and the reader's mapping).
+ */
+enum fb_kind {
+	FB_FUNC,	/* function latency: fentry/fexit, else kprobe/kretprobe */
+	FB_LOCK,	/* one lock: acquisitions, hold and wait time */
+	FB_CALLSITE,	/* kmem:kmalloc from inside a function (tracepoint) */
+	FB_CONTENTION,	/* lock:contention_begin/end by lock address */
+	FB_NKINDS
+};
+
+enum fb_probe_status { FB_ATTACHED, FB_UNAVAILABLE, FB_SKIPPED, FB_NPSTATUS };
+
+enum fb_wl_status { FB_WL_OK, FB_WL_FAILED, FB_WL_UNAVAILABLE, FB_WL_INTERRUPTED, FB_NWLSTATUS };
+
+const char *fb_kind_name(enum fb_kind k);
+const char *fb_probe_status_name(enum fb_probe_status s);
+const char *fb_wl_status_name(enum fb_wl_status s);
+
 #define FB_MAX_STATS 2
 struct fb_probe_result {
 	char name[48];
 	char series[24];
-	char kind[16];		/* func | lock | callsite | contention */
-	char status[16];	/* attached | unavailable | skipped */
+	enum fb_kind kind;
+	enum fb_probe_status status;
 	char method[16];	/* fentry | kprobe | tracepoint | raw_tp | - */
 	char symbol[64];	/* what it attached to */
 	char reason[192];	/* why unavailable / notes */
@@ -73,7 +93,7 @@ struct fb_probe_result {
 
 struct fb_workload_result {
 	char name[24];
-	char status[16];	/* ok | failed | unavailable | interrupted */
+	enum fb_wl_status status;
 	char reason[192];
 	uint64_t wall_ns;
 	struct fb_counts ops;

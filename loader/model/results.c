@@ -15,6 +15,40 @@
 
 #include "model/fb.h"
 
+/* ---- the only place kinds and states are strings ---- */
+
+static const char *const kind_names[FB_NKINDS] = {
+	[FB_FUNC] = "func", [FB_LOCK] = "lock",
+	[FB_CALLSITE] = "callsite", [FB_CONTENTION] = "contention",
+};
+static const char *const pstatus_names[FB_NPSTATUS] = {
+	[FB_ATTACHED] = "attached", [FB_UNAVAILABLE] = "unavailable", [FB_SKIPPED] = "skipped",
+};
+static const char *const wlstatus_names[FB_NWLSTATUS] = {
+	[FB_WL_OK] = "ok", [FB_WL_FAILED] = "failed",
+	[FB_WL_UNAVAILABLE] = "unavailable", [FB_WL_INTERRUPTED] = "interrupted",
+};
+
+static const char *enum_name(const char *const *names, int n, int v)
+{
+	return v >= 0 && v < n ? names[v] : "?";
+}
+
+const char *fb_kind_name(enum fb_kind k)
+{
+	return enum_name(kind_names, FB_NKINDS, (int)k);
+}
+
+const char *fb_probe_status_name(enum fb_probe_status s)
+{
+	return enum_name(pstatus_names, FB_NPSTATUS, (int)s);
+}
+
+const char *fb_wl_status_name(enum fb_wl_status s)
+{
+	return enum_name(wlstatus_names, FB_NWLSTATUS, (int)s);
+}
+
 /* ---- writing ---- */
 
 static void put_str(json_object *o, const char *k, const char *v)
@@ -59,8 +93,8 @@ static json_object *probe_to_json(const struct fb_probe_result *p)
 
 	put_str(o, "name", p->name);
 	put_str(o, "series", p->series);
-	put_str(o, "kind", p->kind);
-	put_str(o, "status", p->status);
+	put_str(o, "kind", fb_kind_name(p->kind));
+	put_str(o, "status", fb_probe_status_name(p->status));
 	put_str(o, "method", p->method);
 	put_str(o, "symbol", p->symbol);
 	put_str(o, "reason", p->reason);
@@ -76,7 +110,7 @@ static json_object *workload_to_json(const struct fb_workload_result *w)
 	json_object *ops = json_object_new_object();
 
 	put_str(o, "name", w->name);
-	put_str(o, "status", w->status);
+	put_str(o, "status", fb_wl_status_name(w->status));
 	put_str(o, "reason", w->reason);
 	put_u64(o, "wall_ns", w->wall_ns);
 	for (int i = 0; i < w->ops.n; i++)
@@ -219,6 +253,22 @@ static void get_str(struct rd *rd, json_object *o, const char *k, char *dst,
 		snprintf(dst, len, "%s", json_object_get_string(v));
 }
 
+/* A string field that must be one of names[0..n): its index, or 0 after rd_fail. */
+static int get_enum(struct rd *rd, json_object *o, const char *k, const char *const *names,
+		    int n, const char *where)
+{
+	char buf[32];
+
+	get_str(rd, o, k, buf, sizeof(buf), where);
+	if (!buf[0])
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(buf, names[i]))
+			return i;
+	rd_fail(rd, "%s: field '%s' has unknown value '%s'", where, k, buf);
+	return 0;
+}
+
 static uint64_t get_u64(struct rd *rd, json_object *o, const char *k, const char *where)
 {
 	json_object *v;
@@ -284,8 +334,9 @@ static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
 
 	get_str(rd, o, "name", p->name, sizeof(p->name), "probe");
 	get_str(rd, o, "series", p->series, sizeof(p->series), p->name);
-	get_str(rd, o, "kind", p->kind, sizeof(p->kind), p->name);
-	get_str(rd, o, "status", p->status, sizeof(p->status), p->name);
+	p->kind = (enum fb_kind)get_enum(rd, o, "kind", kind_names, FB_NKINDS, p->name);
+	p->status = (enum fb_probe_status)get_enum(rd, o, "status", pstatus_names, FB_NPSTATUS,
+						   p->name);
 	get_str(rd, o, "method", p->method, sizeof(p->method), p->name);
 	get_str(rd, o, "symbol", p->symbol, sizeof(p->symbol), p->name);
 	get_str(rd, o, "reason", p->reason, sizeof(p->reason), p->name);
@@ -315,7 +366,8 @@ static void read_workload(struct rd *rd, json_object *o, struct fb_workload_resu
 	json_object *ops;
 
 	get_str(rd, o, "name", w->name, sizeof(w->name), "workload");
-	get_str(rd, o, "status", w->status, sizeof(w->status), w->name);
+	w->status = (enum fb_wl_status)get_enum(rd, o, "status", wlstatus_names, FB_NWLSTATUS,
+						w->name);
 	get_str(rd, o, "reason", w->reason, sizeof(w->reason), w->name);
 	w->wall_ns = get_u64(rd, o, "wall_ns", w->name);
 	ops = get(rd, o, "ops", json_type_object, w->name);

@@ -48,8 +48,8 @@ static void round_file(const char *p, double shift, double sd)
 		double m = 1000 * (k ? 1 : 1 + shift) * (1 + sd * gauss());
 
 		snprintf(pr->name, sizeof(pr->name), "%s", names[k]);
-		snprintf(pr->kind, sizeof(pr->kind), "func");
-		snprintf(pr->status, sizeof(pr->status), "attached");
+		pr->kind = FB_FUNC;
+		pr->status = FB_ATTACHED;
 		pr->nstats = 1;
 		snprintf(pr->stats[0].name, sizeof(pr->stats[0].name), "latency");
 		snprintf(pr->stats[0].h.unit, sizeof(pr->stats[0].h.unit), "ns");
@@ -58,7 +58,7 @@ static void round_file(const char *p, double shift, double sd)
 	}
 	r->nworkloads = 1;
 	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "w");
-	snprintf(r->workloads[0].status, sizeof(r->workloads[0].status), "ok");
+	r->workloads[0].status = FB_WL_OK;
 	r->workloads[0].wall_ns = (uint64_t)(1e7 * (1 + sd * gauss()));
 	fb_result_save(r, p);
 	free(r);

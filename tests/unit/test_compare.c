@@ -86,8 +86,8 @@ static struct fb_result *mkres(const struct spec *s, const char *arm)
 
 	p = &r->probes[r->nprobes++];
 	snprintf(p->name, sizeof(p->name), "nft_trans_alloc");
-	snprintf(p->kind, sizeof(p->kind), "func");
-	snprintf(p->status, sizeof(p->status), "attached");
+	p->kind = FB_FUNC;
+	p->status = FB_ATTACHED;
 	snprintf(p->method, sizeof(p->method), "fentry");
 	snprintf(p->symbol, sizeof(p->symbol), "nft_trans_alloc");
 	p->nstats = 1;
@@ -96,8 +96,8 @@ static struct fb_result *mkres(const struct spec *s, const char *arm)
 
 	p = &r->probes[r->nprobes++];
 	snprintf(p->name, sizeof(p->name), "kernfs_rwsem");
-	snprintf(p->kind, sizeof(p->kind), "lock");
-	snprintf(p->status, sizeof(p->status), "attached");
+	p->kind = FB_LOCK;
+	p->status = FB_ATTACHED;
 	p->nstats = 2;
 	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "wait");
 	fill_hist(&p->stats[0].h, s->calls * s->acq_per_obj, 40);
@@ -107,20 +107,20 @@ static struct fb_result *mkres(const struct spec *s, const char *arm)
 	if (!s->drop_probe) {
 		p = &r->probes[r->nprobes++];
 		snprintf(p->name, sizeof(p->name), "folio_scratchpad_alloc");
-		snprintf(p->kind, sizeof(p->kind), "func");
-		snprintf(p->status, sizeof(p->status), "unavailable");
+		p->kind = FB_FUNC;
+		p->status = FB_UNAVAILABLE;
 		snprintf(p->reason, sizeof(p->reason), "symbol not in this kernel");
 	}
 
 	r->nworkloads = 1;
 	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "nft");
-	snprintf(r->workloads[0].status, sizeof(r->workloads[0].status), "ok");
+	r->workloads[0].status = FB_WL_OK;
 	r->workloads[0].wall_ns = (uint64_t)(s->wall_ns * noise(s->rel_noise));
 	fb_count_set(&r->workloads[0].ops, "trans_objects", s->calls);
 	if (s->extra_workload) {
 		r->nworkloads = 2;
 		snprintf(r->workloads[1].name, sizeof(r->workloads[1].name), "sysfs");
-		snprintf(r->workloads[1].status, sizeof(r->workloads[1].status), "ok");
+		r->workloads[1].status = FB_WL_OK;
 		r->workloads[1].wall_ns = 1000;
 	}
 	r->ncontention = 2;

@@ -21,8 +21,8 @@ static struct fb_result *sample(void)
 	strcpy(r->params[r->nparams++], "nft.descriptors=10025");
 	p = &r->probes[r->nprobes++];
 	strcpy(p->name, "gdp_mutex");
-	strcpy(p->kind, "lock");
-	strcpy(p->status, "attached");
+	p->kind = FB_LOCK;
+	p->status = FB_ATTACHED;
 	p->nstats = 2;
 	strcpy(p->stats[0].name, "wait");
 	strcpy(p->stats[1].name, "hold");
@@ -32,7 +32,7 @@ static struct fb_result *sample(void)
 	}
 	strcpy(p->stats[0].h.unit, "ns");
 	strcpy(r->workloads[0].name, "nft");
-	strcpy(r->workloads[0].status, "ok");
+	r->workloads[0].status = FB_WL_OK;
 	r->workloads[0].wall_ns = 2800000000ull;
 	fb_count_set(&r->workloads[0].ops, "trans_objects", 10025);
 	r->nworkloads = 1;
