@@ -83,4 +83,15 @@ struct fb_cp_rates {
 int fb_cp_eval(const struct fb_cp_synth *s, int series, int tol, uint64_t seed,
 	       const struct fb_cp_opts *o, struct fb_cp_rates *out);
 
+/* The cases `history selftest` prints and tests/unit/test_changepoint.c asserts. */
+struct fb_cp_case {
+	const char *name;
+	struct fb_cp_synth s;
+	int series, tol;
+	uint64_t seed;
+};
+
+extern const struct fb_cp_case fb_cp_cases[];
+extern const int fb_cp_ncases;
+
 #endif /* FB_CHANGEPOINT_H */

@@ -132,3 +132,20 @@ int fb_cp_eval(const struct fb_cp_synth *s, int series, int tol, uint64_t seed,
 	out->false_per_100 = out->points ? 100.0 * out->false_cps / out->points : NAN;
 	return 0;
 }
+
+/* 100-point series (a nightly job's quarter), noise CV 2%, steps >= 20 rounds apart */
+#define CASE(nm, steps, sd, outl, drift) \
+	{ nm, { .n = 100, .nsteps = steps, .min_gap = 20, .step_sd = sd, .outlier_frac = outl, \
+		.drift_sd = drift }, 60, 3, 0x5eed }
+
+const struct fb_cp_case fb_cp_cases[] = {
+	CASE("no step", 0, 0, 0, 0),
+	CASE("no step, 3% outliers", 0, 0, 0.03, 0),
+	CASE("2 steps of 1 sd", 2, 1, 0, 0),
+	CASE("2 steps of 2 sd", 2, 2, 0, 0),
+	CASE("2 steps of 2 sd, 3% outliers", 2, 2, 0.03, 0),
+	CASE("2 steps of 3 sd", 2, 3, 0, 0),
+	CASE("2 steps of 3 sd, 3% outliers", 2, 3, 0.03, 0),
+	CASE("linear drift of 2 sd, no step", 0, 0, 0, 2),
+};
+const int fb_cp_ncases = sizeof(fb_cp_cases) / sizeof(fb_cp_cases[0]);
