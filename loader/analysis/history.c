@@ -46,6 +46,7 @@ static void usage(FILE *f)
 		"  --alpha P            change-point permutation test level (default 0.01)\n"
 		"  --min-size N         fewest rounds in a segment (default 5)\n"
 		"  --seed N             permutation and bootstrap seed\n"
+		"  --no-ranks           test raw values, not ranks (outliers then weigh more)\n"
 		"Exit: 0 ok, 1 failed, 2 bad input (one line on stderr).\n", FB_HDB_DEFAULT);
 }
 
@@ -410,6 +411,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "min-size", required_argument, NULL, 'm' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "no-ranks", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -425,6 +427,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		case 'f': o->format = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'S': o->series_list = 1; break;
+		case 'R': o->cp.ranks = 0; break;
 		case 'M':
 			if (o->nglobs == MAX_GLOBS) {
 				fb_err("history: at most %d --metric", MAX_GLOBS);

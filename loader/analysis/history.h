@@ -28,8 +28,8 @@ struct fb_hdb;
 
 /*
  * Opens a history DB.  Read-only (rw 0): the file must exist.  For adding
- * (rw 1): a missing or empty file is created at FB_HDB_VERSION, an older
- * schema migrated in one transaction.  Before anything is written the file
+ * (rw 1): a missing or empty file is created at FB_HDB_VERSION.  An older
+ * schema is migrated in one transaction either way.  Before anything is written the file
  * is opened read-only and checked (SQLite header, application_id, schema
  * version, quick_check), so a foreign or corrupt file is never touched.
  * Returns 0, or -1 with one line in err.

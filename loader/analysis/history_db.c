@@ -118,6 +118,9 @@ static int check_file(const char *path, long long *version, char *err, size_t er
 		snprintf(err, errlen, "%s: corrupt history DB (quick_check: %s)", path,
 			 st && sqlite3_column_text(st, 0) ?
 			 (const char *)sqlite3_column_text(st, 0) : sqlite3_errmsg(db));
+		for (char *c = err; *c; c++)	/* its report spans lines */
+			if (*c == '\n' || *c == '\r')
+				*c = ' ';
 		goto out;
 	}
 	if (query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
@@ -216,6 +219,8 @@ int fb_hdb_open(struct fb_hdb **out, const char *path, int rw, char *err, size_t
 	}
 	if (!fresh && check_file(path, &version, err, errlen))
 		return -1;
+	if (!fresh && version < FB_HDB_VERSION)
+		rw = 1;		/* even a reader migrates an older schema first */
 	h = calloc(1, sizeof(*h));
 	if (!h || (fresh && make_parent(path))) {
 		snprintf(err, errlen, "%s: %s", path, strerror(h ? errno : ENOMEM));
