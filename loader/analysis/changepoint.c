@@ -27,6 +27,7 @@ void fb_cp_defaults(struct fb_cp_opts *o)
 	o->seed = CP_SEED_DEFAULT;
 	o->boot_iters = 2000;
 	o->ranks = 1;
+	o->kappa = 1;
 }
 
 static const double *sort_base;
@@ -95,10 +96,70 @@ int fb_cp_best_split(const double *x, int n, int min_size, double *q)
 	return tau;
 }
 
+struct scratch {
+	double *v;		/* the segment as tested: values or their ranks */
+	double *perm;		/* its shuffles */
+	int *idx;
+	double *S;		/* (n+1)^2 prefix sums of |x_i - x_j|, or NULL */
+};
+
+static double rect(const double *S, int w, int a1, int a2, int b1, int b2)
+{
+	return S[a2 * w + b2] - S[a1 * w + b2] - S[a2 * w + b1] + S[a1 * w + b1];
+}
+
+/*
+ * Matteson and James' full search: the left part [0, tau) against a right
+ * part [tau, kappa) that need not reach the end, so a step followed by a
+ * step back (a bump) still stands out.  S holds the 2-D prefix sums of the
+ * distance matrix, so each (tau, kappa) costs O(1).
+ */
+static int split_kappa(const double *x, int n, int min, double *S, double *q)
+{
+	int w = n + 1, tau = -1;
+	double best = -INFINITY;
+
+	for (int b = 0; b <= n; b++)
+		S[b] = 0;
+	for (int a = 0; a < n; a++) {
+		S[(a + 1) * w] = 0;
+		for (int b = 0; b < n; b++)
+			S[(a + 1) * w + b + 1] = S[a * w + b + 1] + S[(a + 1) * w + b] - S[a * w + b] +
+						 fabs(x[a] - x[b]);
+	}
+	for (int t = min; t <= n - min; t++) {
+		double m = t, wl = rect(S, w, 0, t, 0, t) / 2;
+
+		for (int k = t + min; k <= n; k++) {
+			double r = k - t, wr = rect(S, w, t, k, t, k) / 2, cr = rect(S, w, 0, t, t, k);
+			double e = 2 * cr / (m * r) - wl / (m * (m - 1) / 2) - wr / (r * (r - 1) / 2);
+			double qq = m * r / (m + r) * e;
+
+			if (qq > best) {
+				best = qq;
+				tau = t;
+			}
+		}
+	}
+	*q = best;
+	return tau;
+}
+
+static int split(const double *x, int n, const struct fb_cp_opts *o, struct scratch *sc,
+		 double *q)
+{
+	int min = o->min_size < 2 ? 2 : o->min_size;
+
+	if (o->kappa && sc->S && n >= 2 * min)
+		return split_kappa(x, n, min, sc->S, q);
+	return fb_cp_best_split(x, n, min, q);
+}
+
 /* Permutation p-value of q for x[0..n); stops once p >= alpha is certain. */
 static double perm_pvalue(const double *x, int n, double q, const struct fb_cp_opts *o,
-			  struct fb_prng *rng, double *buf)
+			  struct fb_prng *rng, struct scratch *sc)
 {
+	double *buf = sc->perm;
 	int ge = 0, done = 0, limit = (int)floor(o->alpha * (o->perms + 1));
 
 	memcpy(buf, x, sizeof(*buf) * (size_t)n);
@@ -113,7 +174,7 @@ static double perm_pvalue(const double *x, int n, double q, const struct fb_cp_o
 			buf[j] = t;
 		}
 		done++;
-		if (fb_cp_best_split(buf, n, o->min_size, &qp) >= 0 && qp >= q * (1 - 1e-12))
+		if (split(buf, n, o, sc, &qp) >= 0 && qp >= q * (1 - 1e-12))
 			ge++;
 		if (ge >= limit)	/* (ge + 1) / (perms + 1) > alpha whatever follows */
 			break;
@@ -126,12 +187,6 @@ static double perm_pvalue(const double *x, int n, double q, const struct fb_cp_o
 struct seg {
 	int lo, hi, tau, tested, sig;
 	double q, p;
-};
-
-struct scratch {
-	double *v;		/* the segment as tested: values or their ranks */
-	double *perm;		/* its shuffles */
-	int *idx;
 };
 
 /* The segment's values, or their ranks within the segment, in sc->v. */
@@ -151,7 +206,7 @@ static void seg_init(struct seg *s, const double *x, int lo, int hi, const struc
 	s->hi = hi;
 	s->tested = s->sig = 0;
 	s->p = 1;
-	s->tau = fb_cp_best_split(seg_values(x, lo, hi, o, sc), hi - lo, o->min_size, &s->q);
+	s->tau = split(seg_values(x, lo, hi, o, sc), hi - lo, o, sc, &s->q);
 	if (s->tau >= 0)
 		s->tau += lo;
 }
@@ -208,7 +263,7 @@ static int test_next(const double *x, const struct fb_cp_opts *o, struct seg *sg
 		const double *v = seg_values(x, s->lo, s->hi, o, sc);
 
 		s->tested = 1;
-		s->p = perm_pvalue(v, s->hi - s->lo, s->q, o, rng, sc->perm);
+		s->p = perm_pvalue(v, s->hi - s->lo, s->q, o, rng, sc);
 		if (s->p >= o->alpha)
 			continue;
 		out[*nc].pos = s->tau;
@@ -233,6 +288,8 @@ int fb_changepoints(const double *x, int n, const struct fb_cp_opts *o,
 		.v = malloc(sizeof(double) * len),
 		.perm = malloc(sizeof(double) * len),
 		.idx = malloc(sizeof(int) * len),
+		.S = o->kappa && n <= FB_CP_KAPPA_MAX_N ?
+		     malloc(sizeof(double) * (len + 1) * (len + 1)) : NULL,
 	};
 	struct fb_prng rng;
 	int ret = -1;
@@ -255,5 +312,6 @@ out:
 	free(sc.v);
 	free(sc.perm);
 	free(sc.idx);
+	free(sc.S);
 	return ret;
 }

@@ -23,6 +23,8 @@
 
 #include <stdint.h>
 
+#define FB_CP_KAPPA_MAX_N	2048	/* (n+1)^2 doubles: 32 MiB */
+
 struct fb_cp_opts {
 	double alpha;		/* permutation test level, default 0.01 */
 	int perms;		/* permutations per test, default 199 */
@@ -32,6 +34,9 @@ struct fb_cp_opts {
 	int boot_iters;		/* bootstrap resamples for the CI, default 2000 */
 	int ranks;		/* 1 (default): test the ranks within each segment, so
 				 * outliers weigh no more than any other point */
+	int kappa;		/* 1 (default): search the right part's end too
+				 * (Matteson and James), up to FB_CP_KAPPA_MAX_N
+				 * points; 0: the right part runs to the end */
 };
 
 struct fb_cp {

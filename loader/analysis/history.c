@@ -47,6 +47,7 @@ static void usage(FILE *f)
 		"  --min-size N         fewest rounds in a segment (default 5)\n"
 		"  --seed N             permutation and bootstrap seed\n"
 		"  --no-ranks           test raw values, not ranks (outliers then weigh more)\n"
+		"  --no-kappa           right part always runs to the segment's end\n"
 		"Exit: 0 ok, 1 failed, 2 bad input (one line on stderr).\n", FB_HDB_DEFAULT);
 }
 
@@ -232,6 +233,7 @@ static void show_series(const struct fb_hseries *s, const struct fb_cp_opts *cpo
 {
 	struct fb_cp cp[FB_HIST_MAX_CPS];
 	int ncp = fb_hist_detect(s, cpo, cp, FB_HIST_MAX_CPS);
+	struct fb_hist_kstat ks;
 
 	printf("%s  arm %s  params %s  (%d rounds, %s)\n", s->metric, s->arm,
 	       s->params[0] ? s->params : "-", s->n, s->unit[0] ? s->unit : "-");
@@ -248,6 +250,9 @@ static void show_series(const struct fb_hseries *s, const struct fb_cp_opts *cpo
 	}
 	printf("  %d change point%s (E-divisive means, permutation test alpha %g, min segment %d)\n",
 	       ncp, ncp == 1 ? "" : "s", cpo->alpha, cpo->min_size);
+	fb_hist_kernel_steps(s, cp, ncp, FB_HIST_KTOL, &ks);
+	printf("  kernel changes: %d, %d with a change point within %d rounds; %d of the %d change"
+	       " points lie at a kernel change\n", ks.changes, ks.found, FB_HIST_KTOL, ks.cps_at, ncp);
 	for (int k = 0; k < ncp; k++) {
 		char line[512];
 
@@ -372,7 +377,8 @@ static int do_export(const struct hopts *o, struct fb_hdb *db)
 static int do_selftest(const struct hopts *o)
 {
 	printf("E-divisive means, permutation test alpha %g (%d permutations), min segment %d,"
-	       " ranks %s\n", o->cp.alpha, o->cp.perms, o->cp.min_size, o->cp.ranks ? "on" : "off");
+	       " ranks %s, kappa search %s\n", o->cp.alpha, o->cp.perms, o->cp.min_size,
+	       o->cp.ranks ? "on" : "off", o->cp.kappa ? "on" : "off");
 	printf("%-32s %7s %6s %6s %9s %12s\n", "case", "series", "points", "steps", "detected",
 	       "false/100pt");
 	for (int i = 0; i < fb_cp_ncases && !fb_stop; i++) {
@@ -412,6 +418,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		{ "min-size", required_argument, NULL, 'm' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "no-ranks", no_argument, NULL, 'R' },
+		{ "no-kappa", no_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -428,6 +435,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		case 'o': o->out = optarg; break;
 		case 'S': o->series_list = 1; break;
 		case 'R': o->cp.ranks = 0; break;
+		case 'K': o->cp.kappa = 0; break;
 		case 'M':
 			if (o->nglobs == MAX_GLOBS) {
 				fb_err("history: at most %d --metric", MAX_GLOBS);

@@ -113,12 +113,24 @@ extern const int fb_hist_ndefault_globs;
 /* ---- change points of a series (history_report.c) ---- */
 
 #define FB_HIST_MAX_CPS	32
+#define FB_HIST_KTOL	3	/* rounds: a change point "at" a kernel change */
 
 /* Change points of s (values in time order) into cp; count or -1. */
 int fb_hist_detect(const struct fb_hseries *s, const struct fb_cp_opts *o, struct fb_cp *cp,
 		   int max);
 /* "step at #12 (2026-..): 1200 -> 1350 ns, +12.5% [CI ..], p 0.005; build a -> build b" */
 void fb_hist_cp_line(const struct fb_hseries *s, const struct fb_cp *c, char *buf, size_t len);
+
+/*
+ * Kernel changes in s (a point whose build id differs from the previous
+ * one's), how many of them have a change point within tol rounds, and how
+ * many change points lie within tol rounds of one.
+ */
+struct fb_hist_kstat {
+	int changes, found, cps_at;
+};
+void fb_hist_kernel_steps(const struct fb_hseries *s, const struct fb_cp *cp, int ncp, int tol,
+			  struct fb_hist_kstat *k);
 
 /* Detector options from the command line (--alpha, --min-size, --seed). */
 int fb_hist_cp_arg(struct fb_cp_opts *o, int opt, const char *arg);

@@ -73,6 +73,29 @@ void fb_hist_cp_line(const struct fb_hseries *s, const struct fb_cp *c, char *bu
 		 ci, c->p, kb, ka);
 }
 
+void fb_hist_kernel_steps(const struct fb_hseries *s, const struct fb_cp *cp, int ncp, int tol,
+			  struct fb_hist_kstat *k)
+{
+	memset(k, 0, sizeof(*k));
+	for (int i = 1; i < s->n; i++) {
+		int near = 0;
+
+		if (!strcmp(s->p[i].build_id, s->p[i - 1].build_id))
+			continue;
+		k->changes++;
+		for (int c = 0; c < ncp && !near; c++)
+			near = abs(cp[c].pos - i) <= tol;
+		k->found += near;
+	}
+	for (int c = 0; c < ncp; c++) {
+		int near = 0;
+
+		for (int i = cp[c].pos - tol; i <= cp[c].pos + tol && !near; i++)
+			near = i > 0 && i < s->n && strcmp(s->p[i].build_id, s->p[i - 1].build_id);
+		k->cps_at += near;
+	}
+}
+
 struct found {
 	const struct fb_hseries *s;
 	int ncp;
@@ -109,11 +132,13 @@ static void md_cp_rows(FILE *f, const struct found *fd, int n)
 static void md_series_rows(FILE *f, const struct found *fd, int n)
 {
 	fprintf(f, "| metric | arm | params | rounds | first | last | newest segment median |"
-		" change points |\n|---|---|---|--:|---|---|--:|--:|\n");
+		" change points | at a kernel change | kernel changes | found |\n"
+		"|---|---|---|--:|---|---|--:|--:|--:|--:|--:|\n");
 	for (int i = 0; i < n; i++) {
 		const struct fb_hseries *s = fd[i].s;
 		int lo = fd[i].ncp ? fd[i].cp[fd[i].ncp - 1].pos : 0;
 		double *v = malloc(sizeof(*v) * (size_t)(s->n - lo));
+		struct fb_hist_kstat ks;
 		char m[32] = "-";
 
 		if (v) {
@@ -122,9 +147,10 @@ static void md_series_rows(FILE *f, const struct found *fd, int n)
 			fmt_val(s, fb_median(v, s->n - lo), m, sizeof(m));
 			free(v);
 		}
-		fprintf(f, "| `%s` | %s | %s | %d | %s | %s | %s | %d |\n", s->metric, s->arm,
-			s->params[0] ? s->params : "-", s->n, s->p[0].started,
-			s->p[s->n - 1].started, m, fd[i].ncp);
+		fb_hist_kernel_steps(s, fd[i].cp, fd[i].ncp, FB_HIST_KTOL, &ks);
+		fprintf(f, "| `%s` | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n", s->metric,
+			s->arm, s->params[0] ? s->params : "-", s->n, s->p[0].started,
+			s->p[s->n - 1].started, m, fd[i].ncp, ks.cps_at, ks.changes, ks.found);
 	}
 }
 
