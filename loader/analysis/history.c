@@ -290,15 +290,18 @@ static int do_show(const struct hopts *o, struct fb_hdb *db, int argc, char **ar
 
 /* ---- export ---- */
 
+/* Always quoted, inner quotes doubled. */
 static void csv_str(FILE *f, const char *s)
 {
+	const char *q;
+
 	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
+	while ((q = strchr(s, '"'))) {
+		fwrite(s, 1, (size_t)(q - s) + 1, f);
+		fputc('"', f);
+		s = q + 1;
 	}
-	fputc('"', f);
+	fprintf(f, "%s\"", s);
 }
 
 static void export_csv(FILE *f, const struct fb_hseries *s, int n)

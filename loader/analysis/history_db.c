@@ -135,15 +135,15 @@ out:
 	return ret;
 }
 
-static int create_v2(sqlite3 *db, char *err, size_t errlen)
-{
-	char sql[96];
+static int migrate_fill(sqlite3 *db, char *err, size_t errlen);
 
-	fb_fmt(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-	       FB_HDB_APP_ID, FB_HDB_VERSION);
-	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-	    exec_all(db, schema_v2, err, errlen) ||
-	    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+/* sql, then (fill) the migration's fill, then pragmas, in one transaction; 0 or -1 with err. */
+static int transaction(sqlite3 *db, const char *const *sql, int fill, const char *pragmas,
+		       char *err, size_t errlen)
+{
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
+	    exec_all(db, sql, err, errlen) || (fill && migrate_fill(db, err, errlen)) ||
+	    sqlite3_exec(db, pragmas, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		if (!err[0])
 			snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(db));
@@ -153,7 +153,14 @@ static int create_v2(sqlite3 *db, char *err, size_t errlen)
 	return 0;
 }
 
-static int migrate_fill(sqlite3 *db, char *err, size_t errlen);
+static int create_v2(sqlite3 *db, char *err, size_t errlen)
+{
+	char sql[96];
+
+	fb_fmt(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+	       FB_HDB_APP_ID, FB_HDB_VERSION);
+	return transaction(db, schema_v2, 0, sql, err, errlen);
+}
 
 static int migrate(sqlite3 *db, long long from, char *err, size_t errlen)
 {
@@ -161,19 +168,9 @@ static int migrate(sqlite3 *db, long long from, char *err, size_t errlen)
 
 	if (from == FB_HDB_VERSION)
 		return 0;
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(db));
-		return -1;
-	}
 	fb_fmt(sql, sizeof(sql), "PRAGMA user_version = %d", FB_HDB_VERSION);
-	if (exec_all(db, migrate_v1, err, errlen) || migrate_fill(db, err, errlen) ||
-	    sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		if (!err[0])
-			snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	if (transaction(db, migrate_v1, 1, sql, err, errlen))
 		return -1;
-	}
 	fb_info("history: migrated schema %lld -> %d", from, FB_HDB_VERSION);
 	return 0;
 }

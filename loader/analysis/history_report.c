@@ -102,30 +102,49 @@ struct found {
 	struct fb_cp cp[FB_HIST_MAX_CPS];
 };
 
-static void md_cp_rows(FILE *f, const struct found *fd, int n)
+/* A change point's cells as text. */
+struct cells {
+	const struct fb_hseries *s;
+	const struct fb_cp *c;
+	int series;		/* index in the report, for links */
+	char before[32], after[32], ci[48], kb[96], ka[96];
+};
+
+/* Calls row(f, cells, first) for each change point of each series; how many. */
+static int each_cp(FILE *f, const struct found *fd, int n,
+		   void (*row)(FILE *f, const struct cells *x, int first))
 {
-	int any = 0;
+	int count = 0;
 
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < fd[i].ncp; k++) {
-			const struct fb_hseries *s = fd[i].s;
-			const struct fb_cp *c = &fd[i].cp[k];
-			char b[32], a[32], ci[48], kb[96], ka[96];
+			struct cells x = { .s = fd[i].s, .c = &fd[i].cp[k], .series = i };
 
-			if (!any++)
-				fprintf(f, "| metric | arm | params | at | started | before | after |"
-					" change | 95%% CI | p | last before | first after |\n"
-					"|---|---|---|--:|---|--:|--:|--:|--:|--:|---|---|\n");
-			fmt_val(s, c->before, b, sizeof(b));
-			fmt_val(s, c->after, a, sizeof(a));
-			ci_str(c, ci, sizeof(ci));
-			kernel_of(&s->p[c->pos - 1], kb, sizeof(kb));
-			kernel_of(&s->p[c->pos], ka, sizeof(ka));
-			fprintf(f, "| `%s` | %s | %s | #%d | %s | %s | %s | %+.1f%% | %s | %.3f |"
-				" %s | %s |\n", s->metric, s->arm, s->params[0] ? s->params : "-",
-				c->pos, s->p[c->pos].started, b, a, c->pct, ci, c->p, kb, ka);
+			fmt_val(x.s, x.c->before, x.before, sizeof(x.before));
+			fmt_val(x.s, x.c->after, x.after, sizeof(x.after));
+			ci_str(x.c, x.ci, sizeof(x.ci));
+			kernel_of(&x.s->p[x.c->pos - 1], x.kb, sizeof(x.kb));
+			kernel_of(&x.s->p[x.c->pos], x.ka, sizeof(x.ka));
+			row(f, &x, !count++);
 		}
-	if (!any)
+	return count;
+}
+
+static void md_cp_row(FILE *f, const struct cells *x, int first)
+{
+	if (first)
+		fprintf(f, "| metric | arm | params | at | started | before | after |"
+			" change | 95%% CI | p | last before | first after |\n"
+			"|---|---|---|--:|---|--:|--:|--:|--:|--:|---|---|\n");
+	fprintf(f, "| `%s` | %s | %s | #%d | %s | %s | %s | %+.1f%% | %s | %.3f | %s | %s |\n",
+		x->s->metric, x->s->arm, x->s->params[0] ? x->s->params : "-", x->c->pos,
+		x->s->p[x->c->pos].started, x->before, x->after, x->c->pct, x->ci, x->c->p, x->kb,
+		x->ka);
+}
+
+static void md_cp_rows(FILE *f, const struct found *fd, int n)
+{
+	if (!each_cp(f, fd, n, md_cp_row))
 		fprintf(f, "No change points in %d series.\n", n);
 }
 
@@ -333,43 +352,35 @@ static void svg_plot(FILE *f, const struct found *fd)
 	fputs("</svg>\n", f);
 }
 
+static void html_cp_row(FILE *f, const struct cells *x, int first)
+{
+	if (first)
+		fputs("<table><thead><tr><th class=\"l\">metric</th><th class=\"l\">arm</th>"
+		      "<th class=\"l\">params</th><th>at</th><th class=\"l\">started</th>"
+		      "<th>before</th><th>after</th><th>change</th><th>95% CI</th><th>p</th>"
+		      "<th class=\"l\">last before</th><th class=\"l\">first after</th></tr>"
+		      "</thead><tbody>\n", f);
+	fprintf(f, "<tr><td class=\"l\"><a href=\"#s%d\">", x->series);
+	fb_html_esc(f, x->s->metric);
+	fputs("</a></td><td class=\"l\">", f);
+	fb_html_esc(f, x->s->arm);
+	fputs("</td><td class=\"l\">", f);
+	fb_html_esc(f, x->s->params[0] ? x->s->params : "-");
+	fprintf(f, "</td><td>#%d</td><td class=\"l\">%s</td><td>%s</td><td>%s</td><td>%+.1f%%"
+		"</td><td>%s</td><td>%.3f</td><td class=\"l\">", x->c->pos,
+		x->s->p[x->c->pos].started, x->before, x->after, x->c->pct, x->ci, x->c->p);
+	fb_html_esc(f, x->kb);
+	fputs("</td><td class=\"l\">", f);
+	fb_html_esc(f, x->ka);
+	fputs("</td></tr>\n", f);
+}
+
 static void html_cp_table(FILE *f, const struct found *fd, int n)
 {
-	int any = 0;
-
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < fd[i].ncp; k++) {
-			const struct fb_hseries *s = fd[i].s;
-			const struct fb_cp *c = &fd[i].cp[k];
-			char b[32], a[32], ci[48], kb[96], ka[96];
-
-			if (!any++)
-				fputs("<table><thead><tr><th class=\"l\">metric</th><th class=\"l\">arm"
-				      "</th><th class=\"l\">params</th><th>at</th><th class=\"l\">"
-				      "started</th><th>before</th><th>after</th><th>change</th>"
-				      "<th>95% CI</th><th>p</th><th class=\"l\">last before</th>"
-				      "<th class=\"l\">first after</th></tr></thead><tbody>\n", f);
-			fmt_val(s, c->before, b, sizeof(b));
-			fmt_val(s, c->after, a, sizeof(a));
-			ci_str(c, ci, sizeof(ci));
-			kernel_of(&s->p[c->pos - 1], kb, sizeof(kb));
-			kernel_of(&s->p[c->pos], ka, sizeof(ka));
-			fputs("<tr><td class=\"l\"><a href=\"#s", f);
-			fprintf(f, "%d\">", i);
-			fb_html_esc(f, s->metric);
-			fputs("</a></td><td class=\"l\">", f);
-			fb_html_esc(f, s->arm);
-			fputs("</td><td class=\"l\">", f);
-			fb_html_esc(f, s->params[0] ? s->params : "-");
-			fprintf(f, "</td><td>#%d</td><td class=\"l\">%s</td><td>%s</td><td>%s</td>"
-				"<td>%+.1f%%</td><td>%s</td><td>%.3f</td><td class=\"l\">", c->pos,
-				s->p[c->pos].started, b, a, c->pct, ci, c->p);
-			fb_html_esc(f, kb);
-			fputs("</td><td class=\"l\">", f);
-			fb_html_esc(f, ka);
-			fputs("</td></tr>\n", f);
-		}
-	fprintf(f, any ? "</tbody></table>\n" : "<p>No change points in %d series.</p>\n", n);
+	if (each_cp(f, fd, n, html_cp_row))
+		fputs("</tbody></table>\n", f);
+	else
+		fprintf(f, "<p>No change points in %d series.</p>\n", n);
 }
 
 static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_opts *o,
