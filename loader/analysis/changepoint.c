@@ -124,15 +124,17 @@ static int split_kappa(const double *x, int n, int min, double *S, double *q)
 	for (int a = 0; a < n; a++) {
 		S[(a + 1) * w] = 0;
 		for (int b = 0; b < n; b++)
-			S[(a + 1) * w + b + 1] = S[a * w + b + 1] + S[(a + 1) * w + b] - S[a * w + b] +
-						 fabs(x[a] - x[b]);
+			S[(a + 1) * w + b + 1] = S[a * w + b + 1] + S[(a + 1) * w + b] -
+						 S[a * w + b] + fabs(x[a] - x[b]);
 	}
 	for (int t = min; t <= n - min; t++) {
 		double m = t, wl = rect(S, w, 0, t, 0, t) / 2;
 
 		for (int k = t + min; k <= n; k++) {
-			double r = k - t, wr = rect(S, w, t, k, t, k) / 2, cr = rect(S, w, 0, t, t, k);
-			double e = 2 * cr / (m * r) - wl / (m * (m - 1) / 2) - wr / (r * (r - 1) / 2);
+			double r = k - t, wr = rect(S, w, t, k, t, k) / 2;
+			double cr = rect(S, w, 0, t, t, k);
+			double e = 2 * cr / (m * r) - wl / (m * (m - 1) / 2) -
+				   wr / (r * (r - 1) / 2);
 			double qq = m * r / (m + r) * e;
 
 			if (qq > best) {

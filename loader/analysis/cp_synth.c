@@ -37,7 +37,8 @@ static int step_positions(const struct fb_cp_synth *s, struct fb_prng *r, int *p
 		int k, ok = 1;
 
 		for (k = 0; k < s->nsteps; k++)
-			pos[k] = s->min_gap + (int)fb_prng_below(r, (uint32_t)(s->n - 2 * s->min_gap));
+			pos[k] = s->min_gap +
+				 (int)fb_prng_below(r, (uint32_t)(s->n - 2 * s->min_gap));
 		for (int i = 0; i < s->nsteps; i++)
 			for (int j = 0; j < s->nsteps; j++)
 				if (i != j && abs(pos[i] - pos[j]) < s->min_gap)

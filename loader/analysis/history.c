@@ -133,7 +133,8 @@ static int add_dir(struct add_state *a, const char *dir)
 		char path[1024];
 		struct stat sb;
 
-		if (nm[0] == '.' || fb_fmt(path, sizeof(path), "%s/%s", dir, nm) >= (int)sizeof(path) ||
+		if (nm[0] == '.' ||
+		    fb_fmt(path, sizeof(path), "%s/%s", dir, nm) >= (int)sizeof(path) ||
 		    stat(path, &sb))
 			continue;
 		if (S_ISDIR(sb.st_mode))
@@ -248,11 +249,12 @@ static void show_series(const struct fb_hseries *s, const struct fb_cp_opts *cpo
 		printf("  change points: out of memory\n");
 		return;
 	}
-	printf("  %d change point%s (E-divisive means, permutation test alpha %g, min segment %d)\n",
-	       ncp, ncp == 1 ? "" : "s", cpo->alpha, cpo->min_size);
+	printf("  %d change point%s (E-divisive means, permutation test alpha %g,"
+	       " min segment %d)\n", ncp, ncp == 1 ? "" : "s", cpo->alpha, cpo->min_size);
 	fb_hist_kernel_steps(s, cp, ncp, FB_HIST_KTOL, &ks);
 	printf("  kernel changes: %d, %d with a change point within %d rounds; %d of the %d change"
-	       " points lie at a kernel change\n", ks.changes, ks.found, FB_HIST_KTOL, ks.cps_at, ncp);
+	       " points lie at a kernel change\n", ks.changes, ks.found, FB_HIST_KTOL, ks.cps_at,
+	       ncp);
 	for (int k = 0; k < ncp; k++) {
 		char line[512];
 
@@ -431,14 +433,30 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'd': o->db = optarg; break;
-		case 'c': o->commit = optarg; break;
-		case 'A': o->arm = optarg; break;
-		case 'f': o->format = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'S': o->series_list = 1; break;
-		case 'R': o->cp.ranks = 0; break;
-		case 'K': o->cp.kappa = 0; break;
+		case 'd':
+			o->db = optarg;
+			break;
+		case 'c':
+			o->commit = optarg;
+			break;
+		case 'A':
+			o->arm = optarg;
+			break;
+		case 'f':
+			o->format = optarg;
+			break;
+		case 'o':
+			o->out = optarg;
+			break;
+		case 'S':
+			o->series_list = 1;
+			break;
+		case 'R':
+			o->cp.ranks = 0;
+			break;
+		case 'K':
+			o->cp.kappa = 0;
+			break;
 		case 'M':
 			if (o->nglobs == MAX_GLOBS) {
 				fb_err("history: at most %d --metric", MAX_GLOBS);
@@ -454,7 +472,8 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 				return -1;
 			break;
 		default:
-			fb_err("history: bad option '%s' (foliobench history --help)", argv[optind - 1]);
+			fb_err("history: bad option '%s' (foliobench history --help)",
+			       argv[optind - 1]);
 			return -1;
 		}
 	}

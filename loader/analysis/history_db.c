@@ -94,7 +94,8 @@ static int check_file(const char *path, long long *version, char *err, size_t er
 	int ret = -1;
 
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+			 db ? sqlite3_errmsg(db) : "no memory");
 		goto out;
 	}
 	if (query_int(db, "PRAGMA application_id", &app, e, sizeof(e))) {
@@ -108,8 +109,8 @@ static int check_file(const char *path, long long *version, char *err, size_t er
 	}
 	if (query_int(db, "PRAGMA user_version", version, e, sizeof(e)) ||
 	    *version < 1 || *version > FB_HDB_VERSION) {
-		snprintf(err, errlen, "%s: history schema version %lld, this foliobench reads 1..%d",
-			 path, *version, FB_HDB_VERSION);
+		snprintf(err, errlen, "%s: history schema version %lld, this foliobench reads"
+			 " 1..%d", path, *version, FB_HDB_VERSION);
 		goto out;
 	}
 	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK ||
@@ -313,8 +314,11 @@ char *fb_hist_read(const char *path, size_t *len, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) >= 0 && sz < (64l << 20) &&
-	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)sz + 1)))
+	if (fseek(f, 0, SEEK_END) == 0)
+		sz = ftell(f);
+	if (sz >= 0 && sz < (64l << 20) && fseek(f, 0, SEEK_SET) == 0)
+		buf = malloc((size_t)sz + 1);
+	if (buf)
 		*len = fread(buf, 1, (size_t)sz, f);
 	fclose(f);
 	if (!buf || (long)*len != sz) {
@@ -500,8 +504,8 @@ static int fill_round(sqlite3 *db, long long id, const char *source, const char 
 		return 0;	/* gone or changed: the new columns stay empty */
 	memset(&r, 0, sizeof(r));
 	round_from(&r, res);
-	if (sqlite3_prepare_v2(db, "UPDATE rounds SET config_sha256 = ?, release = ?,"
-			       " cmdline = ?, params = ? WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "UPDATE rounds SET config_sha256 = ?, release = ?, cmdline = ?,"
+			       " params = ? WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
 		const char *v[] = { r.config, r.release, r.cmdline, r.params };
 
 		bind_texts(st, v, 4);

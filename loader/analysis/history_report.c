@@ -167,8 +167,8 @@ static void md_series_rows(FILE *f, const struct found *fd, int n)
 			free(v);
 		}
 		fb_hist_kernel_steps(s, fd[i].cp, fd[i].ncp, FB_HIST_KTOL, &ks);
-		fprintf(f, "| `%s` | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n", s->metric,
-			s->arm, s->params[0] ? s->params : "-", s->n, s->p[0].started,
+		fprintf(f, "| `%s` | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n",
+			s->metric, s->arm, s->params[0] ? s->params : "-", s->n, s->p[0].started,
 			s->p[s->n - 1].started, m, fd[i].ncp, ks.cps_at, ks.changes, ks.found);
 	}
 }
@@ -202,7 +202,8 @@ static void md_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_op
 }
 
 static const char css[] =
-	"body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}"
+	"body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
+	"color:#222}"
 	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bottom:.2em}"
 	"h3{font-size:1em;margin:1.4em 0 .3em}"
 	"table{border-collapse:collapse;font-size:.85em;margin:.5em 0}"
@@ -212,7 +213,7 @@ static const char css[] =
 	"svg{font:11px system-ui,sans-serif}.pt{fill:#555;fill-opacity:.55}"
 	".out{fill:none;stroke:#555}.run{fill:none;stroke:#1f6feb;stroke-width:1.5}"
 	".seg{stroke:#bf8700;stroke-width:2.5}.cp{stroke:#cf222e;stroke-dasharray:4 3}"
-	".ax{stroke:#999}.grid{stroke:#eee}";
+	".ax{stroke:#999}.grid{stroke:#eee}.wide{overflow-x:auto}";
 
 static int cmp_dbl(const void *a, const void *b)
 {
@@ -309,6 +310,7 @@ static void svg_lines(FILE *f, const struct fb_hseries *s, const struct found *f
 	for (int k = 0; k <= fd->ncp; k++) {
 		int lo = k ? fd->cp[k - 1].pos : 0, hi = k < fd->ncp ? fd->cp[k].pos : s->n;
 		double m = k < fd->ncp ? fd->cp[k].before : fd->ncp ? fd->cp[k - 1].after : NAN;
+		double cx;
 
 		if (isnan(m)) {
 			double *v = malloc(sizeof(*v) * (size_t)s->n);
@@ -320,12 +322,12 @@ static void svg_lines(FILE *f, const struct fb_hseries *s, const struct found *f
 			m = fb_median(v, s->n);
 			free(v);
 		}
-		fprintf(f, "<line class=\"seg\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n",
-			px(p, lo), px(p, hi - 1), py(p, m), py(p, m));
+		fprintf(f, "<line class=\"seg\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\""
+			" y2=\"%.1f\"/>\n", px(p, lo), px(p, hi - 1), py(p, m), py(p, m));
+		cx = (px(p, hi - 1) + px(p, hi)) / 2;
 		if (k < fd->ncp)
 			fprintf(f, "<line class=\"cp\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\">"
-				"<title>change point at #%d: %+.1f%%</title></line>\n",
-				(px(p, hi - 1) + px(p, hi)) / 2, (px(p, hi - 1) + px(p, hi)) / 2, MT,
+				"<title>change point at #%d: %+.1f%%</title></line>\n", cx, cx, MT,
 				H - MB, hi, fd->cp[k].pct);
 	}
 }
@@ -355,7 +357,8 @@ static void svg_plot(FILE *f, const struct found *fd)
 static void html_cp_row(FILE *f, const struct cells *x, int first)
 {
 	if (first)
-		fputs("<table><thead><tr><th class=\"l\">metric</th><th class=\"l\">arm</th>"
+		fputs("<div class=\"wide\"><table><thead><tr><th class=\"l\">metric</th>"
+		      "<th class=\"l\">arm</th>"
 		      "<th class=\"l\">params</th><th>at</th><th class=\"l\">started</th>"
 		      "<th>before</th><th>after</th><th>change</th><th>95% CI</th><th>p</th>"
 		      "<th class=\"l\">last before</th><th class=\"l\">first after</th></tr>"
@@ -378,7 +381,7 @@ static void html_cp_row(FILE *f, const struct cells *x, int first)
 static void html_cp_table(FILE *f, const struct found *fd, int n)
 {
 	if (each_cp(f, fd, n, html_cp_row))
-		fputs("</tbody></table>\n", f);
+		fputs("</tbody></table></div>\n", f);
 	else
 		fprintf(f, "<p>No change points in %d series.</p>\n", n);
 }
@@ -464,7 +467,8 @@ int fb_hist_report(struct fb_hdb *db, const char *dbpath, const char *out,
 	}
 	fd = calloc((size_t)n + 1, sizeof(*fd));
 	if (!fd || fb_mkdir_p(dir)) {
-		fb_err("history report: %s", fd ? "cannot create the output directory" : "no memory");
+		fb_err("history report: %s",
+		       fd ? "cannot create the output directory" : "no memory");
 		goto out;
 	}
 	for (int i = 0; i < n && !fb_stop; i++) {

@@ -91,7 +91,8 @@ static void test_rates(const struct fb_cp_opts *o)
 		struct fb_cp_rates r;
 		int ok;
 
-		if (i >= (int)(sizeof(bounds) / sizeof(bounds[0])) || strcmp(bounds[i].name, c->name)) {
+		if (i >= (int)(sizeof(bounds) / sizeof(bounds[0])) ||
+		    strcmp(bounds[i].name, c->name)) {
 			CHECKF(0, "bounds table matches case %d (%s)", i, c->name);
 			continue;
 		}

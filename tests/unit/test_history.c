@@ -91,7 +91,8 @@ static int run(int *lines, const char *a0, ...)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		int out = open("/dev/null", O_WRONLY), err = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int out = open("/dev/null", O_WRONLY);
+		int err = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		dup2(out, 1);
 		dup2(err, 2);
@@ -148,7 +149,8 @@ static void test_import(const char *db)
 	CHECKF(rc == 0 && nrounds(db) == 24, "add an ab directory: 24 rounds (rc %d, %d stored)",
 	       rc, nrounds(db));
 	rc = run(&l, "add", "--db", db, ab, NULL);
-	CHECKF(rc == 0 && nrounds(db) == 24, "adding it again stores nothing new (%d)", nrounds(db));
+	CHECKF(rc == 0 && nrounds(db) == 24, "adding it again stores nothing new (%d)",
+	       nrounds(db));
 	/* the same round under another path is the same round */
 	fb_fmt(copy, sizeof(copy), "%s/copy", tmp);
 	fb_mkdir_p(copy);
@@ -166,10 +168,12 @@ static void test_import(const char *db)
 		free(b);
 	}
 	rc = run(&l, "add", "--db", db, dst, NULL);
-	CHECKF(rc == 0 && nrounds(db) == 24, "a copy of a stored round elsewhere is not stored again");
+	CHECKF(rc == 0 && nrounds(db) == 24,
+	       "a copy of a stored round elsewhere is not stored again");
 	write_round(dst, "patched", 500, 1000, NULL);	/* another round, same path */
 	rc = run(&l, "add", "--db", db, "--commit", "abc123", dst, NULL);
-	CHECKF(rc == 0 && nrounds(db) == 25, "a new round at a known path is added (%d)", nrounds(db));
+	CHECKF(rc == 0 && nrounds(db) == 25, "a new round at a known path is added (%d)",
+	       nrounds(db));
 	fb_write_file(dst, "{\"schema\": \"something-else\"}\n");
 	rc = run(&l, "add", "--db", db, ab, dst, NULL);
 	CHECKF(rc == 2 && l == 1 && nrounds(db) == 25,
@@ -224,7 +228,8 @@ static int make_v1(const char *db, const char *round_file)
 		" source TEXT NOT NULL DEFAULT '', UNIQUE(started, build_id, arm, label, sha256))",
 		"CREATE TABLE samples(round_id INTEGER NOT NULL REFERENCES rounds(id), metric TEXT"
 		" NOT NULL, value REAL NOT NULL, PRIMARY KEY(round_id, metric)) WITHOUT ROWID",
-		"INSERT INTO rounds VALUES(2, '2026-10-01T00:00:00Z', 'old', 'old', 'b0', 'ff', '/gone')",
+		"INSERT INTO rounds VALUES(2, '2026-10-01T00:00:00Z', 'old', 'old', 'b0', 'ff',"
+		" '/gone')",
 		"INSERT INTO samples VALUES(2, 'func:nft_trans_alloc:calls', 200)",
 		"INSERT INTO samples VALUES(2, 'func:nft_trans_alloc:p50', 990)",
 		NULL,
@@ -245,8 +250,8 @@ static int make_v1(const char *db, const char *round_file)
 	for (int i = 0; v1[i] && !rc; i++)
 		rc = sqlite3_exec(h, v1[i], NULL, NULL, NULL);
 	fb_fmt(sql, sizeof(sql), "INSERT INTO rounds VALUES(1, '%s', '%s', '%s', '%s', '%s', '%s');"
-	       "INSERT INTO samples VALUES(1, 'func:nft_trans_alloc:p50', 1000);", r.started, r.label,
-	       r.arm, r.build_id, r.sha256, round_file);
+	       "INSERT INTO samples VALUES(1, 'func:nft_trans_alloc:p50', 1000);", r.started,
+	       r.label, r.arm, r.build_id, r.sha256, round_file);
 	if (!rc)
 		rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
 	sqlite3_close(h);
@@ -366,7 +371,8 @@ static void test_bad_files(const char *good)
 	check_refused("a text file", db, rounds);
 	unlink(db);
 	if (sqlite3_open(db, &h) == SQLITE_OK) {
-		sqlite3_exec(h, "CREATE TABLE rounds(x); CREATE TABLE samples(y)", NULL, NULL, NULL);
+		sqlite3_exec(h, "CREATE TABLE rounds(x); CREATE TABLE samples(y)", NULL, NULL,
+			     NULL);
 		sqlite3_close(h);
 	}
 	check_refused("another program's SQLite DB", db, rounds);
