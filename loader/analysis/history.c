@@ -17,7 +17,7 @@
 #define MAX_GLOBS	32
 
 struct hopts {
-	const char *db, *commit, *arm, *format, *out;
+	const char *db, *commit, *arm, *ref_arm, *format, *out;
 	const char *globs[MAX_GLOBS];
 	int nglobs, series_list, nseries;
 	struct fb_cp_opts cp;
@@ -36,7 +36,8 @@ static void usage(FILE *f)
 		"                       results/history-report)\n"
 		"  selftest             the detector's rates on synthetic series\n"
 		"  gate AB_DIR          exit 1 if the rounds of --arm (default patched) in AB_DIR\n"
-		"                       start a regressing step in their history (gate --history)\n"
+		"                       start a regressing step in their history that the\n"
+		"                       --ref-arm (default baseline; '' none) does not take too\n"
 		"options:\n"
 		"  --db FILE            history DB (default %s)\n"
 		"  --metric GLOB        metrics to show/export/report (repeatable; report\n"
@@ -415,6 +416,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "commit", required_argument, NULL, 'c' },
 		{ "arm", required_argument, NULL, 'A' },
+		{ "ref-arm", required_argument, NULL, 'F' },
 		{ "metric", required_argument, NULL, 'M' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "out", required_argument, NULL, 'o' },
@@ -441,6 +443,9 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 			break;
 		case 'A':
 			o->arm = optarg;
+			break;
+		case 'F':
+			o->ref_arm = optarg;
 			break;
 		case 'f':
 			o->format = optarg;
@@ -517,7 +522,7 @@ int cmd_history(int argc, char **argv)
 			fb_err("history gate: one ab directory (foliobench history --help)");
 			return 2;
 		}
-		return fb_history_gate(o.db, argv[0], o.arm, &o.cp, stdout);
+		return fb_history_gate(o.db, argv[0], o.arm, o.ref_arm, &o.cp, stdout);
 	}
 	if (strcmp(sub, "show") && argc) {
 		fb_err("history %s: unexpected argument '%s'", sub, argv[0]);

@@ -148,11 +148,12 @@ int fb_hist_report(struct fb_hdb *db, const char *dbpath, const char *out,
  * `gate --history DB`: the rounds of arm (NULL: "patched") in ab_dir
  * appended to their series in db (rounds already stored are not counted
  * twice); fails when a change point starts at one of the new rounds and
- * is a regression whose CI excludes 0.  Prints one line per failing
- * metric and a summary line to f.  Returns 0 pass, 1 regressing step, 2
- * bad input (one line on stderr).
+ * makes the metric worse with a CI that excludes 0, unless the reference
+ * arm (NULL: "baseline"; "": none) in ab_dir steps the same way at the same
+ * rounds: then the host changed, not the kernel.  Prints one line to f.
+ * Returns 0 pass, 1 regressing step, 2 bad input (one line on stderr).
  */
-int fb_history_gate(const char *db, const char *ab_dir, const char *arm,
+int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,
 		    const struct fb_cp_opts *o, FILE *f);
 
 int cmd_history(int argc, char **argv);

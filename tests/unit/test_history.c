@@ -387,7 +387,7 @@ static void test_bad_files(const char *good)
 
 static void test_gate(void)
 {
-	char db[256], hist[256], ok[256], bad[256];
+	char db[256], hist[256], ok[256], bad[256], env[256];
 	struct fb_cp_opts o;
 	FILE *devnull = fopen("/dev/null", "w");
 	int rc, l;
@@ -401,13 +401,27 @@ static void test_gate(void)
 	write_rounds(ok, "patched", 100, 110, 1000);
 	write_rounds(bad, "patched", 100, 110, 1150);
 	run(&l, "add", "--db", db, hist, NULL);
-	rc = fb_history_gate(db, ok, NULL, &o, devnull);
+	rc = fb_history_gate(db, ok, NULL, NULL, &o, devnull);
 	CHECKF(rc == 0, "history gate: 10 new rounds like the last 30 pass (rc %d)", rc);
-	rc = fb_history_gate(db, bad, NULL, &o, devnull);
+	rc = fb_history_gate(db, bad, NULL, NULL, &o, devnull);
 	CHECKF(rc == 1, "history gate: 10 new rounds 15%% slower fail (rc %d)", rc);
 	run(&l, "add", "--db", db, bad, NULL);
-	rc = fb_history_gate(db, bad, NULL, &o, devnull);
+	rc = fb_history_gate(db, bad, NULL, NULL, &o, devnull);
 	CHECKF(rc == 1, "history gate: still fails once those rounds are stored (rc %d)", rc);
+	/* the host slows both arms: a step in the reference arm too is no regression */
+	fb_fmt(env, sizeof(env), "%s/g-env", tmp);
+	fb_fmt(db, sizeof(db), "%s/gate-env.db", tmp);
+	write_rounds(hist, "baseline", 0, 30, 1000);
+	run(&l, "add", "--db", db, hist, NULL);
+	write_rounds(env, "patched", 200, 210, 1150);
+	write_rounds(env, "baseline", 200, 210, 1150);
+	rc = fb_history_gate(db, env, NULL, NULL, &o, devnull);
+	CHECKF(rc == 0, "history gate: a step both arms take is the host's: pass (rc %d)", rc);
+	rc = fb_history_gate(db, env, NULL, "", &o, devnull);
+	CHECKF(rc == 1, "history gate: the same step without a reference arm fails (rc %d)", rc);
+	write_rounds(env, "baseline", 200, 210, 1000);
+	rc = fb_history_gate(db, env, NULL, NULL, &o, devnull);
+	CHECKF(rc == 1, "history gate: a step only the tested arm takes fails (rc %d)", rc);
 	rc = run(&l, "gate", "--db", db, "--arm", "nope", ok, NULL);
 	CHECKF(rc == 2 && l == 1, "history gate on a missing arm: exit 2, one line (rc %d)", rc);
 	if (devnull)
