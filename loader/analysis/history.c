@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -433,7 +434,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			o->db = optarg;
@@ -485,6 +486,21 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 	return 0;
 }
 
+static void on_signal(int sig)
+{
+	fb_stop = 1;
+}
+
+/* Ctrl-C or SIGTERM: stop between files or series; add rolls back, report writes nothing. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
 int cmd_history(int argc, char **argv)
 {
 	static const char *const subs[] = {
@@ -513,6 +529,7 @@ int cmd_history(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	argc -= optind + 1;
 	argv += optind + 1;
+	catch_signals();
 	if (!strcmp(sub, "selftest"))
 		return do_selftest(&o);
 	if (!strcmp(sub, "add"))
