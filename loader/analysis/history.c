@@ -20,7 +20,7 @@
 struct hopts {
 	const char *db, *commit, *arm, *ref_arm, *format, *out;
 	const char *globs[MAX_GLOBS];
-	int nglobs, series_list, nseries;
+	int nglobs, series_list, last;
 	struct fb_cp_opts cp;
 };
 
@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"                       default: func:*:mean func:*:p50 lock:*:wait_mean\n"
 		"                       lock:*:hold_mean workload:*:wall)\n"
 		"  --arm ARM            only this arm's rounds\n"
+		"  --last N             only each series' newest N rounds (the detector is\n"
+		"                       O(N^2) per test; thousands of rounds take minutes)\n"
 		"  --alpha P            change-point permutation test level (default 0.01)\n"
 		"  --min-size N         fewest rounds in a segment (default 5)\n"
 		"  --seed N             permutation and bootstrap seed\n"
@@ -427,9 +429,11 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "no-ranks", no_argument, NULL, 'R' },
 		{ "no-kappa", no_argument, NULL, 'K' },
+		{ "last", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	uint64_t u;
 	int c;
 
 	opterr = 0;
@@ -462,6 +466,13 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 			break;
 		case 'K':
 			o->cp.kappa = 0;
+			break;
+		case 'L':
+			if (fb_parse_u64(optarg, &u) || u > 1000000) {
+				fb_err("history: bad value '%s' for --last (rounds, 0: all)", optarg);
+				return -1;
+			}
+			o->last = (int)u;
 			break;
 		case 'M':
 			if (o->nglobs == MAX_GLOBS) {
@@ -539,7 +550,7 @@ int cmd_history(int argc, char **argv)
 			fb_err("history gate: one ab directory (foliobench history --help)");
 			return 2;
 		}
-		return fb_history_gate(o.db, argv[0], o.arm, o.ref_arm, &o.cp, stdout);
+		return fb_history_gate_last(o.db, argv[0], o.arm, o.ref_arm, o.last, &o.cp, stdout);
 	}
 	if (strcmp(sub, "show") && argc) {
 		fb_err("history %s: unexpected argument '%s'", sub, argv[0]);
@@ -549,6 +560,7 @@ int cmd_history(int argc, char **argv)
 		fb_err("%s", err);
 		return 2;
 	}
+	fb_hdb_set_last(db, o.last);
 	if (!strcmp(sub, "list"))
 		rc = do_list(&o, db);
 	else if (!strcmp(sub, "show"))

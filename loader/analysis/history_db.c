@@ -24,7 +24,23 @@
 struct fb_hdb {
 	sqlite3 *db;
 	char path[512];
+	int last;		/* series keep their newest `last` rounds; 0: all */
 };
+
+void fb_hdb_set_last(struct fb_hdb *h, int last)
+{
+	h->last = last;
+}
+
+/* Drops all but the newest h->last points of each series. */
+static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
+{
+	for (int i = 0; h->last > 0 && i < n; i++)
+		if (s[i].n > h->last) {
+			memmove(s[i].p, s[i].p + s[i].n - h->last, sizeof(*s[i].p) * (size_t)h->last);
+			s[i].n = h->last;
+		}
+}
 
 static const char *const schema_v2[] = {
 	"CREATE TABLE rounds(id INTEGER PRIMARY KEY, started TEXT NOT NULL, label TEXT NOT NULL,"
@@ -637,6 +653,7 @@ int fb_hdb_series(struct fb_hdb *h, const char *const *globs, int nglobs, const 
 		*out = NULL;
 		return -1;
 	}
+	trim_series(h, *out, n);
 	return n;
 }
 

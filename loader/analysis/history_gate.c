@@ -387,6 +387,12 @@ static void print_verdict(FILE *f, const struct verdict *v, const struct armdata
 int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,
 		    const struct fb_cp_opts *o, FILE *f)
 {
+	return fb_history_gate_last(db, ab_dir, arm, ref_arm, 0, o, f);
+}
+
+int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
+			 const char *ref_arm, int last, const struct fb_cp_opts *o, FILE *f)
+{
 	struct armdata a = { 0 }, ref = { 0 };
 	struct verdict v = { 0 };
 	struct fb_hdb *h = NULL;
@@ -395,8 +401,10 @@ int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const c
 
 	arm = arm ? arm : "patched";
 	ref_arm = ref_arm ? ref_arm : "baseline";
-	if (fb_hdb_open(&h, db, 0, err, sizeof(err)) ||
-	    arm_load(h, ab_dir, arm, &a, err, sizeof(err)))
+	if (fb_hdb_open(&h, db, 0, err, sizeof(err)))
+		goto out;
+	fb_hdb_set_last(h, last);
+	if (arm_load(h, ab_dir, arm, &a, err, sizeof(err)))
 		goto out;
 	/* without a reference arm in ab_dir every step counts */
 	if (ref_arm[0] && strcmp(ref_arm, arm) &&

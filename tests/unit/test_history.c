@@ -199,6 +199,11 @@ static void test_queries(const char *db)
 			if (strcmp(s[1].p[i - 1].started, s[1].p[i].started) > 0)
 				CHECKF(0, "points in time order");
 		fb_hseries_free(s, n > 0 ? n : 0);
+		fb_hdb_set_last(h, 5);
+		n = fb_hdb_series(h, g, 1, "patched", &s, err, sizeof(err));
+		CHECKF(n == 1 && s[0].n == 5 && !strcmp(s[0].p[4].started, "2026-11-01T08:20:00Z"),
+		       "--last 5 keeps the newest 5 rounds of a series");
+		fb_hseries_free(s, n > 0 ? n : 0);
 		fb_hdb_close(h);
 	}
 	CHECKF(run(&l, "list", "--db", db, NULL) == 0, "list");
