@@ -354,7 +354,8 @@ static void export_bmf(FILE *f, const struct fb_hseries *s, int n)
 		json_object_object_add(v, "value", json_object_new_double(s[i].p[s[i].n - 1].v));
 		json_object_object_add(b, m + 1, v);
 	}
-	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY));
+	fprintf(f, "%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(root);
 }
 

@@ -73,7 +73,7 @@ int fb_hdb_rounds(struct fb_hdb *db, int (*fn)(const struct fb_hround *r, void *
 struct fb_hpoint {
 	long long round;
 	double v;
-	char started[32], build_id[16], commit[16], label[64];
+	char started[32], build_id[64], commit[64], label[64];
 	char sha256[65];
 };
 
