@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # history-gate-replay.sh - the history gate on archived ab runs.
 #
-#   scripts/history-gate-replay.sh [--trials] AB_DIR...   (or archives: *.tar.xz)
+#   scripts/history-gate-replay.sh [--trials | --as-given [--report DIR]] AB_DIR...
+#                                                          (or archives: *.tar.xz)
 #
 # Default: replay the runs as a nightly CI would see them: in start order,
 # `history gate` each run against the history of the runs before it, then
 # `history add` it.
+# --as-given: the same in the order given, and series in the order the
+# rounds were added (`--order added`), as if each run were one night;
+# --report DIR then writes the report of the resulting history there.
 # --trials: runs named aa-* are A/A (no injected cost), reg-* carry one.
 # Each reg-* run is gated against a history of all the aa-* runs (does a
 # regression landing after clean nights fail?), each aa-* run against a
@@ -21,11 +25,17 @@ tmp=$(mktemp -d /tmp/fb-history-replay.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 db=$tmp/replay.db
 
-trials=0
-if [ "${1:-}" = --trials ]; then
-	trials=1
-	shift
+trials=0 given=0 report=
+case ${1:-} in
+--trials) trials=1; shift ;;
+--as-given) given=1; shift ;;
+esac
+if [ $given = 1 ] && [ "${1:-}" = --report ]; then
+	report=$2
+	shift 2
 fi
+order=()
+[ $given = 1 ] && order=(--order added)
 dirs=()
 for a in "$@"; do
 	if [[ $a == *.tar.xz ]]; then
@@ -38,7 +48,7 @@ for a in "$@"; do
 	fi
 done
 # start order, from each run's ab.json
-mapfile -t dirs < <(for d in "${dirs[@]}"; do
+[ $given = 1 ] || mapfile -t dirs < <(for d in "${dirs[@]}"; do
 	printf '%s\t%s\n' "$(jq -r .started "$d/ab.json")" "$d"; done | sort | cut -f2)
 
 pass=0 fail=0
@@ -52,7 +62,8 @@ gate() {
 	kernel=$(jq -r '.host.build_id[0:12]' "$first")
 	if [ -e "$gdb" ]; then
 		# shellcheck disable=SC2086
-		line=$("$fb" history gate --db "$gdb" ${HISTORY_GATE_OPTS:-} "$d" 2>&1) && rc=0 || rc=$?
+		line=$("$fb" history gate --db "$gdb" "${order[@]}" ${HISTORY_GATE_OPTS:-} "$d" 2>&1) &&
+			rc=0 || rc=$?
 	else
 		line="(first run: no history)" rc=-
 	fi
@@ -68,6 +79,9 @@ if [ $trials = 0 ]; then
 		"$fb" history add --db "$db" "$d" >/dev/null
 	done
 	echo "${#dirs[@]} runs: $pass passed, $fail failed the history gate"
+	if [ -n "$report" ]; then
+		"$fb" history report --db "$db" "${order[@]}" --arm patched --out "$report"
+	fi
 	exit 0
 fi
 aa=() reg=()

@@ -20,7 +20,7 @@
 struct hopts {
 	const char *db, *commit, *arm, *ref_arm, *format, *out;
 	const char *globs[MAX_GLOBS];
-	int nglobs, series_list, last;
+	int nglobs, series_list, last, by_added;
 	struct fb_cp_opts cp;
 };
 
@@ -45,6 +45,8 @@ static void usage(FILE *f)
 		"                       default: func:*:mean func:*:p50 lock:*:wait_mean\n"
 		"                       lock:*:hold_mean workload:*:wall)\n"
 		"  --arm ARM            only this arm's rounds\n"
+		"  --order time|added   series by round start time (default) or in the order\n"
+		"                       the rounds were added (a nightly job's order)\n"
 		"  --last N             only each series' newest N rounds (the detector is\n"
 		"                       O(N^2) per test; thousands of rounds take minutes)\n"
 		"  --alpha P            change-point permutation test level (default 0.01)\n"
@@ -431,6 +433,7 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		{ "no-ranks", no_argument, NULL, 'R' },
 		{ "no-kappa", no_argument, NULL, 'K' },
 		{ "last", required_argument, NULL, 'L' },
+		{ "order", required_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -474,6 +477,13 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 				return -1;
 			}
 			o->last = (int)u;
+			break;
+		case 'O':
+			if (strcmp(optarg, "time") && strcmp(optarg, "added")) {
+				fb_err("history: --order time or added, not '%s'", optarg);
+				return -1;
+			}
+			o->by_added = !strcmp(optarg, "added");
 			break;
 		case 'M':
 			if (o->nglobs == MAX_GLOBS) {
@@ -551,7 +561,8 @@ int cmd_history(int argc, char **argv)
 			fb_err("history gate: one ab directory (foliobench history --help)");
 			return 2;
 		}
-		return fb_history_gate_last(o.db, argv[0], o.arm, o.ref_arm, o.last, &o.cp, stdout);
+		return fb_history_gate_last(o.db, argv[0], o.arm, o.ref_arm, o.last, o.by_added,
+					    &o.cp, stdout);
 	}
 	if (strcmp(sub, "show") && argc) {
 		fb_err("history %s: unexpected argument '%s'", sub, argv[0]);
@@ -562,6 +573,7 @@ int cmd_history(int argc, char **argv)
 		return 2;
 	}
 	fb_hdb_set_last(db, o.last);
+	fb_hdb_set_order(db, o.by_added);
 	if (!strcmp(sub, "list"))
 		rc = do_list(&o, db);
 	else if (!strcmp(sub, "show"))

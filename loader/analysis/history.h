@@ -38,6 +38,9 @@ int fb_hdb_open(struct fb_hdb **db, const char *path, int rw, char *err, size_t 
 void fb_hdb_close(struct fb_hdb *db);
 /* fb_hdb_series() keeps each series' newest `last` rounds (0: all, the default). */
 void fb_hdb_set_last(struct fb_hdb *db, int last);
+/* 1: series in the order their rounds were added (nightly CI); 0: by start time (default). */
+void fb_hdb_set_order(struct fb_hdb *db, int by_added);
+int fb_hdb_order(const struct fb_hdb *db);
 int fb_hdb_begin(struct fb_hdb *db);
 int fb_hdb_commit(struct fb_hdb *db);
 void fb_hdb_rollback(struct fb_hdb *db);
@@ -159,7 +162,8 @@ int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const c
 		    const struct fb_cp_opts *o, FILE *f);
 /* The same, with only the newest `last` rounds of each series as history (0: all). */
 int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
-			 const char *ref_arm, int last, const struct fb_cp_opts *o, FILE *f);
+			 const char *ref_arm, int last, int by_added, const struct fb_cp_opts *o,
+			 FILE *f);
 
 int cmd_history(int argc, char **argv);
 

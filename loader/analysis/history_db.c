@@ -25,7 +25,18 @@ struct fb_hdb {
 	sqlite3 *db;
 	char path[512];
 	int last;		/* series keep their newest `last` rounds; 0: all */
+	int by_added;		/* series in the order rounds were added, not by start */
 };
+
+void fb_hdb_set_order(struct fb_hdb *h, int by_added)
+{
+	h->by_added = by_added;
+}
+
+int fb_hdb_order(const struct fb_hdb *h)
+{
+	return h->by_added;
+}
 
 void fb_hdb_set_last(struct fb_hdb *h, int last)
 {
@@ -631,8 +642,8 @@ int fb_hdb_series(struct fb_hdb *h, const char *const *globs, int nglobs, const 
 		off += (size_t)snprintf(sql + off, sizeof(sql) - off, "%ss.metric GLOB ?%d",
 					i ? " OR " : "", i + 2);
 	if (off < sizeof(sql))
-		snprintf(sql + off, sizeof(sql) - off, ") ORDER BY s.metric, r.arm, r.params,"
-			 " r.started, r.id");
+		snprintf(sql + off, sizeof(sql) - off, ") ORDER BY s.metric, r.arm, r.params, %s",
+			 h->by_added ? "r.id" : "r.started, r.id");
 	if (nglobs > 64 || sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(h->db));
 		return -1;

@@ -387,11 +387,12 @@ static void print_verdict(FILE *f, const struct verdict *v, const struct armdata
 int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,
 		    const struct fb_cp_opts *o, FILE *f)
 {
-	return fb_history_gate_last(db, ab_dir, arm, ref_arm, 0, o, f);
+	return fb_history_gate_last(db, ab_dir, arm, ref_arm, 0, 0, o, f);
 }
 
 int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
-			 const char *ref_arm, int last, const struct fb_cp_opts *o, FILE *f)
+			 const char *ref_arm, int last, int by_added, const struct fb_cp_opts *o,
+			 FILE *f)
 {
 	struct armdata a = { 0 }, ref = { 0 };
 	struct verdict v = { 0 };
@@ -404,6 +405,7 @@ int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
 	if (fb_hdb_open(&h, db, 0, err, sizeof(err)))
 		goto out;
 	fb_hdb_set_last(h, last);
+	fb_hdb_set_order(h, by_added);
 	if (arm_load(h, ab_dir, arm, &a, err, sizeof(err)))
 		goto out;
 	/* without a reference arm in ab_dir every step counts */

@@ -21,6 +21,9 @@
 #define MT	12
 #define MB	34
 
+/* how the series are ordered, for the plots' x axis */
+static const char *x_order = "by start time";
+
 int fb_hist_detect(const struct fb_hseries *s, const struct fb_cp_opts *o, struct fb_cp *cp,
 		   int max)
 {
@@ -194,8 +197,8 @@ static void md_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_op
 	fprintf(f, "# foliobench history\n\n%d change point%s in %d series from `%s` (%s).\n"
 		"E-divisive means on ranks, permutation test alpha %g (%d permutations),"
 		" segments of at least %d rounds, seed %llu; CI: bootstrap of the ratio of"
-		" segment medians.\n\n## Change points\n\n", ncp, ncp == 1 ? "" : "s", n, db,
-		when, o->alpha, o->perms, o->min_size, (unsigned long long)o->seed);
+		" segment medians. Rounds %s.\n\n## Change points\n\n", ncp, ncp == 1 ? "" : "s",
+		n, db, when, o->alpha, o->perms, o->min_size, (unsigned long long)o->seed, x_order);
 	md_cp_rows(f, fd, n);
 	fprintf(f, "\n## Series\n\n");
 	md_series_rows(f, fd, n);
@@ -286,8 +289,8 @@ static void svg_axes(FILE *f, const struct fb_hseries *s, const struct plot *p)
 	fprintf(f, "<text x=\"%d\" y=\"%d\">#0 %.10s</text><text x=\"%d\" y=\"%d\" "
 		"text-anchor=\"end\">#%d %.10s</text>\n", ML, H - MB + 16, s->p[0].started, W - MR,
 		H - MB + 16, s->n - 1, s->p[s->n - 1].started);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">round (by start time)</text>\n",
-		(ML + W - MR) / 2, H - 4);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">round (%s)</text>\n",
+		(ML + W - MR) / 2, H - 4, x_order);
 }
 
 static void svg_lines(FILE *f, const struct fb_hseries *s, const struct found *fd,
@@ -398,10 +401,10 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 	fb_html_esc(f, db);
 	fprintf(f, "</code>, %s. Change points: E-divisive means on ranks, permutation test alpha"
 		" %g (%d permutations), segments of at least %d rounds; CI: bootstrap of the ratio"
-		" of segment medians. Plots: rounds as points (hollow: outside the 1st..99th"
+		" of segment medians. Rounds %s. Plots: rounds as points (hollow: outside the 1st..99th"
 		" percentile, drawn at the edge), blue: running median of 5 rounds, orange: segment"
 		" medians, red: change points.</p>\n<h2>Change points</h2>\n", when, o->alpha,
-		o->perms, o->min_size);
+		o->perms, o->min_size, x_order);
 	html_cp_table(f, fd, n);
 	fputs("<h2>Series</h2>\n", f);
 	for (int i = 0; i < n; i++) {
@@ -456,6 +459,7 @@ int fb_hist_report(struct fb_hdb *db, const char *dbpath, const char *out,
 	char err[256];
 	int n, m = 0, rc = 1;
 
+	x_order = fb_hdb_order(db) ? "in the order added" : "by start time";
 	if (!nglobs) {
 		globs = fb_hist_default_globs;
 		nglobs = fb_hist_ndefault_globs;
