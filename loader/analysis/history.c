@@ -416,6 +416,38 @@ static int do_selftest(const struct hopts *o)
 
 /* ---- dispatch ---- */
 
+/* The options with a value to check: 0, or -1 with one line printed. */
+static int checked_opt(struct hopts *o, int c, const char *arg)
+{
+	uint64_t u;
+
+	switch (c) {
+	case 'L':
+		if (fb_parse_u64(arg, &u) || u > 1000000) {
+			fb_err("history: bad value '%s' for --last (rounds, 0: all)", arg);
+			return -1;
+		}
+		o->last = (int)u;
+		return 0;
+	case 'O':
+		if (strcmp(arg, "time") && strcmp(arg, "added")) {
+			fb_err("history: --order time or added, not '%s'", arg);
+			return -1;
+		}
+		o->by_added = !strcmp(arg, "added");
+		return 0;
+	case 'M':
+		if (o->nglobs == MAX_GLOBS) {
+			fb_err("history: at most %d --metric", MAX_GLOBS);
+			return -1;
+		}
+		o->globs[o->nglobs++] = arg;
+		return 0;
+	}
+	return fb_hist_cp_arg(&o->cp, c, arg);	/* 'a', 'm', 's' */
+}
+
+/* 0, 1 after --help, -1 with one line printed */
 static int parse_opts(struct hopts *o, int argc, char **argv)
 {
 	static const struct option lo[] = {
@@ -437,75 +469,33 @@ static int parse_opts(struct hopts *o, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	uint64_t u;
+	const char **str[128] = {
+		['d'] = &o->db, ['c'] = &o->commit, ['A'] = &o->arm, ['F'] = &o->ref_arm,
+		['f'] = &o->format, ['o'] = &o->out,
+	};
 	int c;
 
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			o->db = optarg;
-			break;
-		case 'c':
-			o->commit = optarg;
-			break;
-		case 'A':
-			o->arm = optarg;
-			break;
-		case 'F':
-			o->ref_arm = optarg;
-			break;
-		case 'f':
-			o->format = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'S':
+		if (c > 0 && c < 128 && str[c])
+			*str[c] = optarg;
+		else if (c == 'S')
 			o->series_list = 1;
-			break;
-		case 'R':
+		else if (c == 'R')
 			o->cp.ranks = 0;
-			break;
-		case 'K':
+		else if (c == 'K')
 			o->cp.kappa = 0;
+		else if (c == 'h')
 			break;
-		case 'L':
-			if (fb_parse_u64(optarg, &u) || u > 1000000) {
-				fb_err("history: bad value '%s' for --last (rounds, 0: all)", optarg);
-				return -1;
-			}
-			o->last = (int)u;
+		else if (c == '?' || c == ':' || checked_opt(o, c, optarg))
 			break;
-		case 'O':
-			if (strcmp(optarg, "time") && strcmp(optarg, "added")) {
-				fb_err("history: --order time or added, not '%s'", optarg);
-				return -1;
-			}
-			o->by_added = !strcmp(optarg, "added");
-			break;
-		case 'M':
-			if (o->nglobs == MAX_GLOBS) {
-				fb_err("history: at most %d --metric", MAX_GLOBS);
-				return -1;
-			}
-			o->globs[o->nglobs++] = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case 'a': case 'm': case 's':
-			if (fb_hist_cp_arg(&o->cp, c, optarg))
-				return -1;
-			break;
-		default:
-			fb_err("history: bad option '%s' (foliobench history --help)",
-			       argv[optind - 1]);
-			return -1;
-		}
 	}
-	return 0;
+	if (c == 'h')
+		usage(stdout);
+	else if (c == '?' || c == ':')
+		fb_err("history: bad option '%s' (foliobench history --help)", argv[optind - 1]);
+	return c == -1 ? 0 : c == 'h' ? 1 : -1;
 }
 
 static void on_signal(int sig)

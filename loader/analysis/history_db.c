@@ -48,7 +48,8 @@ static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
 {
 	for (int i = 0; h->last > 0 && i < n; i++)
 		if (s[i].n > h->last) {
-			memmove(s[i].p, s[i].p + s[i].n - h->last, sizeof(*s[i].p) * (size_t)h->last);
+			memmove(s[i].p, s[i].p + s[i].n - h->last,
+				sizeof(*s[i].p) * (size_t)h->last);
 			s[i].n = h->last;
 		}
 }
