@@ -403,8 +403,8 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 		" %g (%d permutations), segments of at least %d rounds; CI: bootstrap of the ratio"
 		" of segment medians. Rounds %s. Plots: rounds as points (hollow: outside the"
 		" 1st..99th percentile, drawn at the edge), blue: running median of 5 rounds,"
-		" orange: segment medians, red: change points.</p>\n<h2>Change points</h2>\n", when, o->alpha,
-		o->perms, o->min_size, x_order);
+		" orange: segment medians, red: change points.</p>\n<h2>Change points</h2>\n",
+		when, o->alpha, o->perms, o->min_size, x_order);
 	html_cp_table(f, fd, n);
 	fputs("<h2>Series</h2>\n", f);
 	for (int i = 0; i < n; i++) {
