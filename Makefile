@@ -27,7 +27,7 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	    -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2 \
 	    -D_GNU_SOURCE -I$(OUT) -Iloader -Ibpf
-LDLIBS   := -lbpf -lelf -lz -ljson-c -lnftables -lmnl -lcrypto -lpthread -lm
+LDLIBS   := -lbpf -lelf -lz -ljson-c -lnftables -lmnl -lcrypto -lsqlite3 -lpthread -lm
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 	      -I$(OUT) -Ibpf
 
