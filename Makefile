@@ -82,6 +82,10 @@ T_DEPS_test_stats := $(O)/analysis/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*.c)) \
 		       $(T_MODEL)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
+T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o \
+			   $(O)/analysis/stats.o $(O)/util/util.o
+T_DEPS_test_history := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/history*.c)) \
+		       $(O)/analysis/changepoint.o $(O)/analysis/stats.o $(T_MODEL)
 T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(T_WL) $(T_MODEL)
 
 .SECONDEXPANSION:

@@ -113,12 +113,11 @@ void fb_hist_metrics(const struct fb_result *r, emit_fn emit, void *ctx)
 	for (int i = 0; i < r->nprobes; i++) {
 		const struct fb_probe_result *p = &r->probes[i];
 
-		if (strcmp(p->status, "attached"))
+		if (p->status != FB_ATTACHED)
 			continue;
-		if (!strcmp(p->kind, "func") ||
-		    (!strcmp(p->kind, "callsite") && find_stat(p, "latency", 0)))
+		if (p->kind == FB_FUNC || (p->kind == FB_CALLSITE && find_stat(p, "latency", 0)))
 			func_metrics(p, emit, ctx);
-		else if (!strcmp(p->kind, "lock"))
+		else if (p->kind == FB_LOCK)
 			lock_metrics(p, emit, ctx);
 		else
 			other_metrics(p, emit, ctx);
@@ -126,7 +125,7 @@ void fb_hist_metrics(const struct fb_result *r, emit_fn emit, void *ctx)
 	for (int i = 0; i < r->nworkloads; i++) {
 		const struct fb_workload_result *w = &r->workloads[i];
 
-		if (strcmp(w->status, "ok"))
+		if (w->status != FB_WL_OK)
 			continue;
 		put(emit, ctx, "workload", w->name, "wall", "ns", (double)w->wall_ns);
 		for (int k = 0; k < w->ops.n; k++) {

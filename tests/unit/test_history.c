@@ -44,8 +44,8 @@ static int write_round(const char *path, const char *arm, int idx, double mean_n
 		snprintf(r->params[r->nparams++], sizeof(r->params[0]), "%s", param);
 	p = &r->probes[r->nprobes++];
 	snprintf(p->name, sizeof(p->name), "nft_trans_alloc");
-	snprintf(p->kind, sizeof(p->kind), "func");
-	snprintf(p->status, sizeof(p->status), "attached");
+	p->kind = FB_FUNC;
+	p->status = FB_ATTACHED;
 	p->nstats = 1;
 	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "latency");
 	for (int i = 0; i < 200; i++)
@@ -53,7 +53,7 @@ static int write_round(const char *path, const char *arm, int idx, double mean_n
 										% 100) / 100.0)));
 	r->nworkloads = 1;
 	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "nft");
-	snprintf(r->workloads[0].status, sizeof(r->workloads[0].status), "ok");
+	r->workloads[0].status = FB_WL_OK;
 	r->workloads[0].wall_ns = 1000000 + (uint64_t)idx * 7 % 13;
 	rc = fb_result_save(r, path);
 	free(r);
