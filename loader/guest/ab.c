@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "model/fb.h"
-#include "analysis/stats.h"
+#include "analysis/compare.h"
 #include "guest/vm.h"
 
 #define AB_MAX_ROUNDS	FB_STATS_MAX_N
@@ -68,9 +68,8 @@ static void ab_usage(FILE *f)
 "  --mem M, --accel A, --allow REGEX   as for foliobench vm\n"
 "\n"
 "Writes DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and\n"
-"DIR/ab.json; prints per workload the median wall time and per probe the\n"
-"median count and mean latency of each arm.  Exit status 0 if every boot\n"
-"and run succeeded, 1 otherwise, 130 if interrupted.\n");
+"DIR/ab.json; prints the tables of `foliobench compare DIR` at the end.\n"
+"Exit status 0 if every boot and run succeeded, 1 otherwise, 130 if interrupted.\n");
 }
 
 static int write_ab_json(const char *dir, const char *started, const char *flavour,
@@ -141,154 +140,6 @@ static int write_ab_json(const char *dir, const char *started, const char *flavo
 	}
 	json_object_put(o);
 	return ret;
-}
-
-static void pct(char *buf, size_t len, double a, double b)
-{
-	if (isnan(a) || isnan(b) || a == 0)
-		fb_fmt(buf, len, "-");
-	else
-		fb_fmt(buf, len, "%+.1f%%", (b - a) / a * 100.0);
-}
-
-static void num(char *buf, size_t len, double v, int prec, const char *unit)
-{
-	if (isnan(v)) {
-		fb_fmt(buf, len, "-");
-		return;
-	}
-	/* nanoseconds: scale to a readable unit */
-	if (!strcmp(unit, "ns") && v >= 1e6) {
-		v /= 1e6;
-		unit = "ms";
-		prec = 2;
-	} else if (!strcmp(unit, "ns") && v >= 1e4) {
-		v /= 1e3;
-		unit = "us";
-		prec = 1;
-	}
-	fb_fmt(buf, len, "%.*f%s%s", prec, v, *unit ? " " : "", unit);
-}
-
-/* Per workload and per probe medians over the rounds of each arm. */
-static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int nruns)
-{
-	struct fb_result *res[2][AB_MAX_ROUNDS] = { { NULL } };
-	int nres[2] = { 0, 0 };
-	char names[FB_MAX_PROBES + FB_MAX_WORKLOADS][64];
-	int nnames;
-	static double v[2][3][AB_MAX_ROUNDS];
-
-	for (int i = 0; i < nruns; i++) {
-		char err[256];
-		struct fb_result *r;
-
-		if (access(runs[i].result, R_OK) < 0)
-			continue;
-		r = fb_result_load(runs[i].result, err, sizeof(err));
-		if (!r) {
-			fb_err("ab: %s: %s", runs[i].result, err);
-			continue;
-		}
-		res[runs[i].arm][nres[runs[i].arm]++] = r;
-	}
-	printf("\nfoliobench ab: %d+%d results (%s | %s)\n", nres[0], nres[1],
-	       arms[0].name, arms[1].name);
-	if (!nres[0] && !nres[1])
-		goto out;
-
-	/* workloads: union of names, in order of appearance */
-	nnames = 0;
-	for (int a = 0; a < 2; a++)
-		for (int i = 0; i < nres[a]; i++)
-			for (int w = 0; w < res[a][i]->nworkloads; w++) {
-				const char *n = res[a][i]->workloads[w].name;
-				int k;
-
-				for (k = 0; k < nnames && strcmp(names[k], n); k++)
-					;
-				if (k == nnames && nnames < FB_MAX_WORKLOADS)
-					fb_fmt(names[nnames++], sizeof(names[0]), "%s", n);
-			}
-	printf("\n%-24s %14s %14s %9s\n", "workload (median wall)", arms[0].name,
-	       arms[1].name, "delta");
-	for (int k = 0; k < nnames; k++) {
-		double m[2];
-		char s0[32], s1[32], d[32];
-
-		for (int a = 0; a < 2; a++) {
-			int n = 0;
-
-			for (int i = 0; i < nres[a]; i++) {
-				const struct fb_workload_result *w =
-					fb_result_workload(res[a][i], names[k]);
-
-				if (w && w->status == FB_WL_OK)
-					v[a][0][n++] = (double)w->wall_ns / 1e6;
-			}
-			m[a] = fb_median(v[a][0], n);
-		}
-		num(s0, sizeof(s0), m[0], 1, "ms");
-		num(s1, sizeof(s1), m[1], 1, "ms");
-		pct(d, sizeof(d), m[0], m[1]);
-		printf("%-24s %14s %14s %9s\n", names[k], s0, s1, d);
-	}
-
-	/* probes: union of attached probe names */
-	nnames = 0;
-	for (int a = 0; a < 2; a++)
-		for (int i = 0; i < nres[a]; i++)
-			for (int p = 0; p < res[a][i]->nprobes; p++) {
-				const struct fb_probe_result *pr = &res[a][i]->probes[p];
-				int k;
-
-				if (pr->status != FB_ATTACHED || !pr->nstats)
-					continue;
-				for (k = 0; k < nnames && strcmp(names[k], pr->name); k++)
-					;
-				if (k == nnames && nnames < FB_MAX_PROBES)
-					fb_fmt(names[nnames++], sizeof(names[0]), "%s", pr->name);
-			}
-	if (!nnames)
-		goto out;
-	printf("\n%-28s %12s %12s %12s %12s %9s\n", "probe (medians)",
-	       "count A", "count B", "mean A", "mean B", "mean d");
-	for (int k = 0; k < nnames; k++) {
-		double cnt[2], mean[2];
-		char c0[32], c1[32], m0[32], m1[32], d[32];
-		const char *unit = "ns";
-
-		for (int a = 0; a < 2; a++) {
-			int n = 0, nm = 0;
-
-			for (int i = 0; i < nres[a]; i++) {
-				const struct fb_probe_result *pr =
-					fb_result_probe(res[a][i], names[k]);
-
-				if (!pr || pr->status != FB_ATTACHED || !pr->nstats)
-					continue;
-				if (pr->stats[0].h.unit[0])
-					unit = pr->stats[0].h.unit;
-				v[a][1][n++] = (double)pr->stats[0].h.count;
-				if (pr->stats[0].h.count)
-					v[a][2][nm++] = fb_hist_mean(&pr->stats[0].h);
-			}
-			cnt[a] = fb_median(v[a][1], n);
-			mean[a] = fb_median(v[a][2], nm);
-		}
-		num(c0, sizeof(c0), cnt[0], 0, "");
-		num(c1, sizeof(c1), cnt[1], 0, "");
-		num(m0, sizeof(m0), mean[0], 0, unit);
-		num(m1, sizeof(m1), mean[1], 0, unit);
-		pct(d, sizeof(d), mean[0], mean[1]);
-		printf("%-28s %12s %12s %12s %12s %9s\n", names[k], c0, c1, m0, m1, d);
-	}
-out:
-	printf("\n");
-	fflush(stdout);
-	for (int a = 0; a < 2; a++)
-		for (int i = 0; i < nres[a]; i++)
-			free(res[a][i]);
 }
 
 int cmd_ab(int argc, char **argv)
@@ -526,7 +377,7 @@ int cmd_ab(int argc, char **argv)
 				      params, nparams, runs, nruns);
 		}
 	}
-	summarise(arms, runs, nruns);
+	fb_cmp_summary(stdout, out, arms[0].name, arms[1].name);
 	fb_info("ab: %d boots, %d failed, %.0fs; results in %s (ab.json)", nruns,
 		failed, (double)(fb_now_ns() - t0) / 1e9, out);
 	free(runs);
