@@ -38,8 +38,9 @@ LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS))
 LIB_OBJS := $(filter-out $(OUT)/loader/main.o,$(LOADER_OBJS))
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(TEST_SRCS))
+SIM_BINS := $(patsubst tests/sim/%.c,$(OUT)/sim/%,$(wildcard tests/sim/*.c))
 
-.PHONY: all clean deps test unit kernels fuzz
+.PHONY: all clean deps test unit sim kernels fuzz
 all: foliobench
 
 foliobench: $(LOADER_OBJS)
@@ -68,14 +69,22 @@ $(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUT)/tests/%: tests/unit/%.c $(LIB_OBJS) | $(OUT)
+$(OUT)/tests/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h tests/sim/*.h) | $(OUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+# simulations on synthetic rounds (not run by the tests; see each file's head)
+$(OUT)/sim/%: tests/sim/%.c $(LIB_OBJS) $(wildcard tests/sim/*.h) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 $(OUT):
 	$(Q)mkdir -p $(OUT)/loader $(OUT)/tests
 
-unit: $(TEST_BINS)
+unit: $(TEST_BINS) $(SIM_BINS)
+
+sim: $(SIM_BINS)
 
 test: foliobench unit
 	$(Q)bash tests/run.sh

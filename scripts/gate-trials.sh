@@ -15,8 +15,10 @@
 #
 # Each trial draws R rounds for BASE and R rounds for NEW without
 # replacement (disjoint within the trial), runs `foliobench gate` on them
-# and counts exit 1 (aa: a false alarm; detect: a detection if the
-# injected metric is among the REGRESSED rows).  --trials 0 instead cuts
+# and counts its three outcomes: exit 1 fail (aa: a false alarm; detect: a
+# detection if the injected metric is among the REGRESSED rows), exit 0
+# pass (detect: a missed regression let through), exit 3 unknown (not
+# shown safe: the CI must treat it as "not passed").  --trials 0 instead cuts
 # each arm's rounds, in AB_DIR order, into consecutive chunks of R: trials
 # that share no round (with R = the rounds of each AB_DIR, one trial per
 # AB_DIR, as it was measured).
@@ -88,14 +90,15 @@ shuffle() {
 		sort -k1,1g | cut -f2-
 }
 
-fails=0 hits=0 errors=0 n=0
+fails=0 hits=0 errors=0 n=0 passes=0 unknowns=0
 declare -A named=()
 one_trial() {	# $1 = trial dir holding base/ and new/
 	local out rc=0
 	out=$("$fb" gate "${gate_opts[@]}" "$1/base" "$1/new" 2>&1) || rc=$?
 	n=$((n + 1))
 	case $rc in
-	0) ;;
+	0) passes=$((passes + 1)) ;;
+	3) unknowns=$((unknowns + 1)) ;;
 	1)
 		fails=$((fails + 1))
 		grep -q "^REGRESSED *$metric " <<<"$out" && hits=$((hits + 1))
@@ -174,9 +177,12 @@ echo "gate-trials: mode $mode, ${#dirs[@]} ab dir(s), pool ${#pool_a[@]}${pool_b
 valid=$((n - errors))
 if [ "$mode" = aa ]; then
 	echo "A/A false alarms: $fails of $valid = $(wilson "$fails" "$valid")"
+	echo "A/A passed: $passes of $valid = $(wilson "$passes" "$valid"); unknown (exit 3): $unknowns"
 else
 	echo "detected ($metric named): $hits of $valid = $(wilson "$hits" "$valid")"
 	echo "gate failed for any metric: $fails of $valid"
+	echo "regression passed (let through): $passes of $valid = $(wilson "$passes" "$valid");" \
+	     "unknown (exit 3): $unknowns"
 	# size of the injected effect on the whole pools, so the claim is measured, not assumed
 	link_set "$tmp/all/base" "${pool_a[@]}"
 	link_set "$tmp/all/new" "${pool_b[@]}"

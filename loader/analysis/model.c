@@ -640,7 +640,7 @@ oom:
 	return -1;
 }
 
-void fb_cmp_free(struct fb_cmp *c)
+void fb_cmp_rows_free(struct fb_cmp *c)
 {
 	for (int i = 0; i < c->nrows; i++)
 		for (int k = 0; k < c->rows[i].nm; k++)
@@ -648,6 +648,11 @@ void fb_cmp_free(struct fb_cmp *c)
 	free(c->rows);
 	c->rows = NULL;
 	c->nrows = 0;
+}
+
+void fb_cmp_free(struct fb_cmp *c)
+{
+	fb_cmp_rows_free(c);
 	fb_side_free(&c->base);
 	fb_side_free(&c->new);
 }

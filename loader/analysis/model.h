@@ -76,8 +76,9 @@ struct fb_cmp {
 
 /* Builds rows from loaded sides; -1 with err on mismatched sets. */
 int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen);
-/* Frees the rows and both sides' rounds. */
+/* Frees the rows and both sides' rounds; or only the rows (to build again). */
 void fb_cmp_free(struct fb_cmp *c);
+void fb_cmp_rows_free(struct fb_cmp *c);
 void fb_side_free(struct fb_side *s);
 
 /* "func:nft_trans_alloc:mean" */
