@@ -125,6 +125,7 @@ static void gate_usage(FILE *f)
 {
 	fputs("usage: foliobench gate BASE NEW | AB_DIR [--max-regression PCT] [--metrics LIST]\n"
 	      "                       [--allow-missing GLOB] [--alpha A] [--beta B] [--bmf FILE]\n"
+	      "                       [--looks FIRST,STEP,MAX]\n"
 	      "                       [--base-arm NAME] [--new-arm NAME]\n"
 	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5);\n"
 	      "  exit 1: fail: a significant regression beyond PCT, or lost data (a gated\n"
@@ -136,6 +137,8 @@ static void gate_usage(FILE *f)
 	      "     p50:     " GATE_P50 "\n"
 	      "     tail:    " GATE_TAIL "\n"
 	      "  --allow-missing GLOB: accept that NEW lost these metrics (repeatable)\n"
+	      "  --looks FIRST,STEP,MAX: the sequential gate of `ab --until-decided`, at\n"
+	      "          the last look the rounds complete (alpha spent over the looks)\n"
 	      "  --alpha: family-wise false-alarm bound (default 0.01)\n"
 	      "  --beta: per metric, the chance to pass a regression of exactly PCT\n"
 	      "          (default 0.05: pass needs the 90% CI below +PCT)\n"
@@ -153,15 +156,71 @@ static int add_allow(char *buf, size_t len, const char *glob)
 	return 0;
 }
 
-/* The gate's options into o and ca; -1 to exit with *rc (help: 0, bad: 2). */
-static int gate_args(int argc, char **argv, struct fb_gate_opts *o, struct fb_cmp_args *ca,
-		     char *allow, size_t allow_len, const char **bmf, int *rc)
+struct gate_cli {
+	struct fb_cmp_args ca;
+	struct fb_gate_opts o;
+	struct fb_seq sq;	/* --looks; sq.max == 0: one fixed look */
+	char allow[GATE_MAX_ALLOW];
+	const char *bmf;
+};
+
+/* --looks FIRST,STEP,MAX */
+static int parse_looks(const char *s, struct fb_seq *sq)
+{
+	char tail;
+
+	if (sscanf(s, "%d,%d,%d%c", &sq->first, &sq->step, &sq->max, &tail) != 3 ||
+	    sq->first < 3 || sq->step < 1 || sq->max > FB_CMP_MAX_ROUNDS || !fb_seq_looks(sq)) {
+		fb_err("gate: --looks wants FIRST,STEP,MAX rounds (3 <= FIRST <= MAX <= %d), "
+		       "got '%s'", FB_CMP_MAX_ROUNDS, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* One gate option into g; 0, or -1 with one line printed. */
+static int gate_opt(struct gate_cli *g, int c, const char *arg, const char *opt)
+{
+	switch (c) {
+	case 'r':
+		if (!fb_parse_double_arg(arg, 0, 1000, &g->o.thr_pct))
+			return 0;
+		fb_err("gate: --max-regression wants a percentage in [0, 1000], got '%s'", arg);
+		return -1;
+	case 'm':
+		g->o.metrics = fb_gate_metrics_preset(arg);
+		return 0;
+	case 'M':
+		if (!add_allow(g->allow, sizeof(g->allow), arg))
+			return 0;
+		fb_err("gate: too many --allow-missing");
+		return -1;
+	case 'P':
+		if (!fb_parse_double_arg(arg, 1e-6, 0.25, &g->o.beta))
+			return 0;
+		fb_err("gate: --beta wants a number in (0, 0.25], got '%s'", arg);
+		return -1;
+	case 'L':
+		return parse_looks(arg, &g->sq);
+	case 'b':
+		g->bmf = arg;
+		return 0;
+	case 'e':	/* --min-effect shapes compare's verdicts, not the gate */
+		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
+		return -1;
+	}
+	return fb_cmp_arg(&g->ca, c, arg, opt);
+}
+
+/* The gate's options into g; -1 to exit with *rc (help: 0, bad: 2). */
+static int gate_args(int argc, char **argv, struct gate_cli *g, int *rc)
 {
 	static const struct option opts[] = {
 		{ "max-regression", required_argument, NULL, 'r' },
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "allow-missing", required_argument, NULL, 'M' },
 		{ "beta", required_argument, NULL, 'P' },
+		{ "looks", required_argument, NULL, 'L' },
 		{ "bmf", required_argument, NULL, 'b' },
 		FB_CMP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
@@ -173,43 +232,16 @@ static int gate_args(int argc, char **argv, struct fb_gate_opts *o, struct fb_cm
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "r:m:a:b:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (!fb_parse_double_arg(optarg, 0, 1000, &o->thr_pct))
-				break;
-			fb_err("gate: --max-regression wants a percentage in [0, 1000], got '%s'",
-			       optarg);
-			return -1;
-		case 'm':
-			o->metrics = fb_gate_metrics_preset(optarg);
-			break;
-		case 'P':
-			if (!fb_parse_double_arg(optarg, 1e-6, 0.25, &o->beta))
-				break;
-			fb_err("gate: --beta wants a number in (0, 0.25], got '%s'", optarg);
-			return -1;
-		case 'M':
-			if (!add_allow(allow, allow_len, optarg))
-				break;
-			fb_err("gate: too many --allow-missing");
-			return -1;
-		case 'b':
-			*bmf = optarg;
-			break;
-		case 'h':
+		if (c == 'h') {
 			gate_usage(stdout);
 			*rc = 0;
 			return -1;
-		case 'e':	/* --min-effect shapes compare's verdicts, not the gate */
-			fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
-			return -1;
-		default:
-			if (fb_cmp_arg(ca, c, optarg, argv[optind - 1]))
-				return -1;
-			break;
 		}
+		if (gate_opt(g, c, optarg, argv[optind - 1]))
+			return -1;
 	}
-	o->alpha = ca->alpha;
+	g->o.alpha = g->sq.alpha = g->ca.alpha;
+	g->o.allow_missing = g->allow;
 	return 0;
 }
 
@@ -275,45 +307,117 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 	}
 }
 
-int cmd_gate(int argc, char **argv)
+/* Look k of --looks for the rounds at hand: the last look they complete. */
+static int look_of(const struct fb_seq *sq, const struct fb_cmp *c)
 {
-	struct fb_cmp_args ca = { .cmd = "gate", .alpha = FB_GATE_ALPHA, .alpha_max = 0.25 };
-	struct fb_gate_opts o = { .metrics = GATE_DEFAULT_METRICS, .thr_pct = FB_GATE_THR_PCT,
-				  .beta = FB_GATE_BETA };
-	char allow[GATE_MAX_ALLOW] = "", err[512];
-	const char *bmf = NULL;
-	struct fb_gate gt = { 0 };
-	int width = 10, ret;
-	struct fb_cmp c;
+	int n = c->base.n < c->new.n ? c->base.n : c->new.n, k = 0;
 
-	if (gate_args(argc, argv, &o, &ca, allow, sizeof(allow), &bmf, &ret))
-		return ret;
-	o.allow_missing = allow;
-	ret = 2;
-	if (fb_cmp_open_args(&c, &ca, argc, argv))
-		goto out;
-	if (fb_gate_eval(&gt, &c, &o, err, sizeof(err))) {
+	while (k < fb_seq_looks(sq) && fb_seq_rounds(sq, k + 1) <= n)
+		k++;
+	if (!k)
+		fb_err("gate: %d+%d rounds, fewer than the first look of --looks (%d)", c->base.n,
+		       c->new.n, sq->first);
+	return k;
+}
+
+/*
+ * The gate on an open model, printed to f: fixed (sq->max == 0), or look
+ * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
+ * line on stderr; *decision gets the sequential decision.
+ */
+static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
+		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision)
+{
+	struct fb_gate_opts ok = *o;
+	struct fb_gate gt = { 0 };
+	int width = 10, ret = 2;
+	char err[512] = "";
+
+	if (k) {
+		*decision = fb_seq_decide(sq, k, c, o, &gt, err, sizeof(err));
+		ok.alpha = fb_seq_alpha(sq, k);
+		ok.beta = o->beta * ok.alpha / sq->alpha;
+	} else if (!fb_gate_eval(&gt, c, o, err, sizeof(err)) && unusable(&gt, o->alpha)) {
+		goto out;	/* said why */
+	}
+	if (err[0]) {
 		fb_err("gate: %s", err);
 		goto out;
 	}
-	if (unusable(&gt, o.alpha))
-		goto out;
 	for (int i = 0; i < gt.ng; i++)
 		if ((int)strlen(gt.g[i].id) > width)
 			width = (int)strlen(gt.g[i].id);
-	printf("gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, "
-	       "alpha %g (one-sided, Holm over %d), beta %g\n",
-	       c.base.name, c.base.n, c.new.name, c.new.n, o.thr_pct, o.alpha, gt.ntested, o.beta);
+	if (k)
+		fprintf(f, "gate: sequential look %d of %d (%d rounds per side, up to %d): alpha "
+			"%.3g and beta %.3g spent at this look (Pocock spending of %g and %g)\n", k,
+			fb_seq_looks(sq), fb_seq_rounds(sq, k), sq->max, ok.alpha, ok.beta,
+			sq->alpha, o->beta);
+	fprintf(f, "gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, "
+		"alpha %.3g (one-sided, Holm over %d), beta %.3g\n", c->base.name, c->base.n,
+		c->new.name, c->new.n, o->thr_pct, ok.alpha, gt.ntested, ok.beta);
 	for (int i = 0; i < gt.ng; i++)
-		print_gated(stdout, &gt.g[i], o.beta, width);
-	print_verdict(stdout, &gt, &o, width);
+		print_gated(f, &gt.g[i], ok.beta, width);
+	print_verdict(f, &gt, &ok, width);
 	ret = (int)gt.outcome;
-	if (bmf && write_bmf(&c, bmf)) {
-		fb_err("gate: cannot write %s", bmf);
+	if (k && *decision == FB_SEQ_CONTINUE)
+		fprintf(f, "gate: undecided at look %d: continue to %d rounds per side\n", k,
+			fb_seq_rounds(sq, k + 1));
+	if (k && *decision == FB_SEQ_PASS)
+		ret = FB_GATE_PASS;
+	else if (k && *decision != FB_SEQ_FAIL)
+		ret = FB_GATE_UNKNOWN;
+out:
+	fb_gate_free(&gt);
+	fflush(f);
+	return ret;
+}
+
+int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new_arm,
+		 const struct fb_seq *sq, int look)
+{
+	struct fb_gate_opts o = { .metrics = FB_GATE_METRICS, .alpha = sq->alpha,
+				  .beta = FB_GATE_BETA, .thr_pct = FB_GATE_THR_PCT, .allow_missing = "" };
+	char err[512], *paths[1] = { (char *)dir };
+	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	struct fb_cmp c;
+
+	if (fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
+			FB_CMP_DEFAULT_MIN_EFFECT, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("gate: %s", err);
+		d = FB_SEQ_UNKNOWN;
+	} else if (gate_report(f, &c, &o, sq, look, &d) == 2) {
+		d = FB_SEQ_UNKNOWN;
+	}
+	fb_cmp_free(&c);
+	return (int)d;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct gate_cli g = {
+		.ca = { .cmd = "gate", .alpha = FB_GATE_ALPHA, .alpha_max = 0.25 },
+		.o = { .metrics = GATE_DEFAULT_METRICS, .thr_pct = FB_GATE_THR_PCT,
+		       .beta = FB_GATE_BETA },
+		.sq = { .spending = FB_SPEND_POCOCK },
+	};
+	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	int ret, k = 0;
+	struct fb_cmp c;
+
+	if (gate_args(argc, argv, &g, &ret))
+		return ret;
+	ret = 2;
+	if (fb_cmp_open_args(&c, &g.ca, argc, argv))
+		goto out;
+	if (g.sq.max && !(k = look_of(&g.sq, &c)))
+		goto out;
+	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d);
+	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf)) {
+		fb_err("gate: cannot write %s", g.bmf);
 		ret = 2;
 	}
 out:
-	fb_gate_free(&gt);
 	fb_cmp_free(&c);
 	fflush(stdout);
 	return ret;

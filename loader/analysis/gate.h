@@ -16,6 +16,7 @@
 #define FB_GATE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/model.h"
 
@@ -142,5 +143,14 @@ enum fb_seq_decision fb_seq_decide(const struct fb_seq *s, int look, const struc
 				   const struct fb_gate_opts *o, struct fb_gate *gt,
 				   char *err, size_t errlen);
 const char *fb_seq_decision_name(enum fb_seq_decision d);
+
+/*
+ * Look k of the sequential gate on the ab directory dir (arms base_arm/
+ * and new_arm/), with the default gate options, printed to f as
+ * `foliobench gate --looks` prints it (gate.c, I/O).  Returns the
+ * decision; errors print one line and count as FB_SEQ_UNKNOWN.
+ */
+int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new_arm,
+		 const struct fb_seq *sq, int look);
 
 #endif /* FB_GATE_H */

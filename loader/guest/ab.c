@@ -19,6 +19,7 @@
 
 #include "model/fb.h"
 #include "analysis/compare.h"
+#include "analysis/gate.h"
 #include "guest/vm.h"
 
 #define AB_MAX_ROUNDS	FB_STATS_MAX_N
@@ -26,6 +27,7 @@
 #define AB_DEFAULT_SMP	1
 #define AB_MAX_WL	FB_MAX_WORKLOADS
 #define AB_MAX_PARAMS	32
+#define AB_SEQ_STEP	5	/* --until-decided: rounds between looks */
 
 struct ab_arm {
 	const char *name;	/* baseline | patched */
@@ -66,6 +68,10 @@ static void ab_usage(FILE *f)
 "  --smp N           guest CPUs (1: under TCG a second vCPU makes latency\n"
 "                    noisier, see docs/compare.md; 2+ for contention)\n"
 "  --mem M, --accel A, --allow REGEX   as for foliobench vm\n"
+"  --until-decided MAX  after --rounds, add rounds 5 at a time, up to MAX per\n"
+"                    arm, until the gate decides (pass or fail; alpha spent\n"
+"                    over the looks, docs/compare.md); then\n"
+"                    `foliobench gate --looks N,5,MAX DIR` repeats the decision\n"
 "\n"
 "Writes DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and\n"
 "DIR/ab.json; prints the tables of `foliobench compare DIR` at the end.\n"
@@ -142,6 +148,21 @@ static int write_ab_json(const char *dir, const char *started, const char *flavo
 	return ret;
 }
 
+/* --until-decided MAX: the first look at --rounds, the loop up to MAX; -1 if MAX < rounds */
+static int ab_until_decided(struct fb_seq *seq, int *rounds)
+{
+	if (seq->max < *rounds || *rounds < 3) {
+		fb_err("ab: --until-decided %d wants --rounds between 3 and %d (the first look)",
+		       seq->max, seq->max);
+		return -1;
+	}
+	seq->first = *rounds;
+	*rounds = seq->max;
+	fb_info("ab: until decided: looks at %d, %d, ... up to %d rounds per arm", seq->first,
+		fb_seq_rounds(seq, 2), seq->max);
+	return 0;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -160,6 +181,7 @@ int cmd_ab(int argc, char **argv)
 		{ "allow", required_argument, NULL, 'l' },
 		{ "append", required_argument, NULL, 'x' },
 		{ "probes", required_argument, NULL, 'P' },
+		{ "until-decided", required_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -172,6 +194,8 @@ int cmd_ab(int argc, char **argv)
 	char out[PATH_MAX], repo[PATH_MAX], exe[PATH_MAX], started[32], ts[32];
 	char append[2][512], label[2][64];
 	int nwl = 0, nparams = 0, nprobes = 0, rounds = AB_DEFAULT_ROUNDS, nruns = 0, failed = 0;
+	struct fb_seq seq = { .step = AB_SEQ_STEP, .alpha = FB_GATE_ALPHA };	/* --until-decided */
+	int look = 1;
 	struct fb_vm_opts vo = { .smp = AB_DEFAULT_SMP };
 	struct ab_run *runs;
 	uint64_t v, t0;
@@ -253,6 +277,14 @@ int cmd_ab(int argc, char **argv)
 			}
 			probes[nprobes++] = optarg;
 			break;
+		case 'U':
+			if (fb_parse_u64(optarg, &v) < 0 || v < 3 || v > AB_MAX_ROUNDS) {
+				fb_err("ab: --until-decided wants 3..%d rounds, not '%s'", AB_MAX_ROUNDS,
+				       optarg);
+				return 2;
+			}
+			seq.max = (int)v;
+			break;
 		case 'h':
 			ab_usage(stdout);
 			return 0;
@@ -261,6 +293,8 @@ int cmd_ab(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (seq.max && ab_until_decided(&seq, &rounds))
+		return 2;
 	if (optind < argc) {
 		fb_err("ab: unexpected argument '%s' (see foliobench ab --help)", argv[optind]);
 		return 2;
@@ -376,6 +410,10 @@ int cmd_ab(int argc, char **argv)
 			write_ab_json(out, started, flavour, rounds, arms, wl, nwl,
 				      params, nparams, runs, nruns);
 		}
+		if (seq.max && r == fb_seq_rounds(&seq, look) && !fb_stop &&
+		    fb_gate_look(stdout, out, arms[0].name, arms[1].name, &seq, look++) !=
+		    FB_SEQ_CONTINUE)
+			break;
 	}
 	fb_cmp_summary(stdout, out, arms[0].name, arms[1].name);
 	fb_info("ab: %d boots, %d failed, %.0fs; results in %s (ab.json)", nruns,

@@ -241,13 +241,36 @@ static void test_seq(void)
 	fb_cmp_free(&c);
 }
 
+/* cmd_gate(av) in a child with stdout to out; its exit status */
+static int run_gate(const char *out, char **av)
+{
+	int st, ac = 0;
+	pid_t pid;
+
+	while (av[ac])
+		ac++;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int rc;
+
+		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(99);
+		rc = cmd_gate(ac, av);
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* exit 3 and the rounds needed, through the subcommand */
 static void test_cli(void)
 {
 	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], p[96], out[96], cmd[320];
 	struct synth noisy = { .sd = 0.30 };
-	int st, rc;
-	pid_t pid;
+	int rc;
 
 	if (!mkdtemp(dir))
 		return;
@@ -264,23 +287,16 @@ static void test_cli(void)
 			fb_result_save(r, p);
 			free(r);
 		}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		char *av[] = { "gate", b, n, NULL };
-
-		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
-			_exit(99);
-		rc = cmd_gate(3, av);
-		fflush(stdout);
-		_exit(rc);
-	}
-	waitpid(pid, &st, 0);
-	rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	rc = run_gate(out, (char *[]){ "gate", b, n, NULL });
 	snprintf(cmd, sizeof(cmd), "grep -q '^gate: UNKNOWN' %s && grep -q 'rounds per side' %s",
 		 out, out);
 	CHECKF(rc == 3 && system(cmd) == 0,
 	       "foliobench gate on 30%% CV rounds: exit 3, UNKNOWN with rounds needed (rc %d)", rc);
+	rc = run_gate(out, (char *[]){ "gate", "--looks", "10,5,40", b, n, NULL });
+	snprintf(cmd, sizeof(cmd), "grep -q '^gate: sequential look 2 of 7' %s && "
+		 "grep -q 'continue to 20 rounds per side' %s", out, out);
+	CHECKF(rc == 3 && system(cmd) == 0,
+	       "gate --looks 10,5,40 on 15 noisy rounds: look 2 of 7, continue, exit 3 (rc %d)", rc);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# cannot remove %s\n", dir);
