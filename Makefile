@@ -69,12 +69,32 @@ $(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(OUT)/tests/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h tests/sim/*.h) | $(OUT)
+# Each unit test links only the floors it tests (loader/README.md): a test
+# of the model cannot pass by accident through code it does not name.
+O := $(OUT)/loader
+T_MODEL := $(O)/model/results.o $(O)/model/hist.o $(O)/model/counts.o \
+	   $(O)/model/clock.o $(O)/util/util.o
+T_WL := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/workloads/*.c))
+T_DEPS_test_hist := $(O)/model/hist.o $(O)/util/util.o
+T_DEPS_test_results := $(T_MODEL)
+T_DEPS_test_clock := $(T_MODEL)
+T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/util/util.o
+T_DEPS_test_stats := $(O)/analysis/stats.o $(O)/util/util.o
+T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*.c)) \
+		       $(T_MODEL)
+T_DEPS_test_gate := $(T_DEPS_test_compare)
+T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
+T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(T_WL) $(T_MODEL)
+
+.SECONDEXPANSION:
+$(OUT)/tests/%: tests/unit/%.c $$(or $$(T_DEPS_$$*),$$(LIB_OBJS)) \
+		$(wildcard tests/unit/*.h tests/sim/*.h) | $(OUT)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 # simulations on synthetic rounds (not run by the tests; see each file's head)
-$(OUT)/sim/%: tests/sim/%.c $(LIB_OBJS) $(wildcard tests/sim/*.h) | $(OUT)
+$(OUT)/sim/%: tests/sim/%.c $(T_DEPS_test_compare) $(wildcard tests/sim/*.h) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)

@@ -131,6 +131,8 @@ static json_object *host_to_json(const struct fb_result *r)
 	put_str(h, "cpu_model", r->host.cpu_model);
 	put_u64(h, "ncpus", (uint64_t)r->host.ncpus);
 	put_str(h, "arm", r->host.arm);
+	put_str(h, "clock", fb_clock_name(r->host.clock));
+	put_u64(h, "icount_shift", (uint64_t)r->host.icount_shift);
 	return h;
 }
 
@@ -382,6 +384,27 @@ static void read_workload(struct rd *rd, json_object *o, struct fb_workload_resu
 	}
 }
 
+/* Optional (files before the clock modes are host-clock runs). */
+static void read_clock(struct rd *rd, json_object *h, struct fb_result *r)
+{
+	json_object *v;
+
+	r->host.clock = FB_CLOCK_HOST;
+	if (json_object_object_get_ex(h, "clock", &v) &&
+	    (!json_object_is_type(v, json_type_string) ||
+	     fb_clock_parse(json_object_get_string(v), &r->host.clock) < 0)) {
+		rd_fail(rd, "host: field 'clock' must be \"host\" or \"icount\"");
+		return;
+	}
+	if (json_object_object_get_ex(h, "icount_shift", &v)) {
+		uint64_t s = get_u64(rd, h, "icount_shift", "host");
+
+		if (s > 63)
+			rd_fail(rd, "host: field 'icount_shift' is out of range");
+		r->host.icount_shift = (int)s;
+	}
+}
+
 static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 {
 	json_object *h = get(rd, o, "host", json_type_object, "results");
@@ -396,6 +419,7 @@ static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 	get_str(rd, h, "cpu_model", r->host.cpu_model, sizeof(r->host.cpu_model), "host");
 	get_str(rd, h, "arm", r->host.arm, sizeof(r->host.arm), "host");
 	r->host.ncpus = (int)get_u64(rd, h, "ncpus", "host");
+	read_clock(rd, h, r);
 }
 
 /* An array field with at most max entries; returns its length or 0. */
