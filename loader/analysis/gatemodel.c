@@ -395,6 +395,7 @@ enum fb_seq_decision fb_seq_decide(const struct fb_seq *s, int look, const struc
 	struct fb_gate_opts ok = *o;
 	int last = look >= fb_seq_looks(s);
 
+	memset(gt, 0, sizeof(*gt));
 	ok.alpha = fb_seq_alpha(s, look);
 	ok.beta = o->beta * ok.alpha / s->alpha;	/* the same spending for passes */
 	if (ok.alpha <= 0 || fb_gate_eval(gt, c, &ok, err, errlen))
