@@ -122,6 +122,15 @@ static int lost_in_new(const struct fb_gated *x, const struct fb_cmp *c, const c
 	return !match_any(x->id, allow);
 }
 
+/* at least 2 values, all equal */
+static int constant(const double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return 0;
+	return n >= 2;
+}
+
 /* An exact (deterministic) count: fails beyond the threshold in its direction. */
 static void eval_exact(struct fb_gated *x, double thr)
 {
@@ -178,6 +187,11 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 		x->state = FB_GM_REPORTED;
 		snprintf(x->why, sizeof(x->why), "no declared direction: %s, not gated",
 			 fb_verdict_name(m->v));
+		return;
+	}
+	if (constant(m->a, m->na) && constant(m->b, m->nb)) {
+		/* the same value in every round of each side (icount guests): exact */
+		eval_exact(x, thr);
 		return;
 	}
 	if (m->na < GATE_MIN_ROUNDS || m->nb < GATE_MIN_ROUNDS) {
