@@ -112,12 +112,16 @@ static int rounds_needed(const struct fb_gated *x, double alpha, double beta, in
 	return n < GATE_MIN_ROUNDS ? GATE_MIN_ROUNDS : (int)n;
 }
 
-/* BASE has the metric; does NEW have it in fewer rounds (relative to its count)? */
+/*
+ * BASE has the metric: did NEW lose it?  In some rounds when BASE has it in
+ * every round; in all rounds when BASE itself has it only in some (a
+ * function called now and then: a missing round there is not a loss).
+ */
 static int lost_in_new(const struct fb_gated *x, const struct fb_cmp *c, const char *allow)
 {
 	const struct fb_metric *m = x->m;
 
-	if ((long)m->nb * c->base.n >= (long)m->na * c->new.n)
+	if (m->na == c->base.n ? m->nb == c->new.n : m->nb > 0)
 		return 0;
 	return !match_any(x->id, allow);
 }
