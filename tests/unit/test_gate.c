@@ -334,6 +334,18 @@ static void test_cli(void)
 		 "grep -q 'continue to 20 rounds per side' %s", out, out);
 	CHECKF(rc == 3 && system(cmd) == 0,
 	       "gate --looks 10,5,40 on 15 noisy rounds: look 2 of 7, continue, exit 3 (rc %d)", rc);
+	{
+		/* what ab --until-decided calls after each look's rounds */
+		struct fb_seq sq = { .first = 10, .step = 5, .max = 40, .alpha = FB_GATE_ALPHA };
+		FILE *f = fopen(out, "w");
+		int d = f ? fb_gate_look(f, dir, "b", "n", &sq, 2) : -1;
+
+		if (f)
+			fclose(f);
+		snprintf(cmd, sizeof(cmd), "grep -q 'continue to 20 rounds per side' %s", out);
+		CHECKF(d == FB_SEQ_CONTINUE && system(cmd) == 0,
+		       "fb_gate_look (ab --until-decided) on an ab directory: continue (%d)", d);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("# cannot remove %s\n", dir);
