@@ -145,7 +145,7 @@ seq_trial() {
 	3) unknowns=$((unknowns + 1)) ;;
 	1)
 		fails=$((fails + 1))
-		grep -q "^REGRESSED *$metric " <<<"$out" && hits=$((hits + 1)) ;;
+		if grep -q "^REGRESSED *$metric " <<<"$out"; then hits=$((hits + 1)); fi ;;
 	*) errors=$((errors + 1)); [ $errors -le 3 ] && echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2 ;;
 	esac
 }
