@@ -40,8 +40,9 @@ LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS))
 LIB_OBJS := $(filter-out $(OUT)/loader/main.o,$(LOADER_OBJS))
 TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(TEST_SRCS))
+SIM_BINS := $(patsubst tests/sim/%.c,$(OUT)/sim/%,$(wildcard tests/sim/*.c))
 
-.PHONY: all clean deps test unit kernels fuzz vmlinux-h
+.PHONY: all clean deps test unit sim kernels fuzz vmlinux-h
 all: foliobench
 
 foliobench: $(LOADER_OBJS)
@@ -90,23 +91,32 @@ T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/util/util.o
 T_DEPS_test_stats := $(O)/analysis/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*.c)) \
 		       $(T_MODEL)
+T_DEPS_test_gate := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
 T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o \
 			   $(O)/analysis/stats.o $(O)/util/util.o
-T_DEPS_test_history := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/history*.c)) \
-		       $(O)/analysis/changepoint.o $(O)/analysis/stats.o $(T_MODEL)
+T_DEPS_test_history := $(T_DEPS_test_compare)
 T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(T_WL) $(T_MODEL)
 
 .SECONDEXPANSION:
-$(OUT)/tests/%: tests/unit/%.c $$(or $$(T_DEPS_$$*),$$(LIB_OBJS)) | $(OUT)
+$(OUT)/tests/%: tests/unit/%.c $$(or $$(T_DEPS_$$*),$$(LIB_OBJS)) \
+		$(wildcard tests/unit/*.h tests/sim/*.h) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+# simulations on synthetic rounds (not run by the tests; see each file's head)
+$(OUT)/sim/%: tests/sim/%.c $(T_DEPS_test_compare) $(wildcard tests/sim/*.h) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
 $(OUT):
 	$(Q)mkdir -p $(OUT)/loader $(OUT)/tests
 
-unit: $(TEST_BINS)
+unit: $(TEST_BINS) $(SIM_BINS)
+
+sim: $(SIM_BINS)
 
 test: foliobench unit
 	$(Q)bash tests/run.sh

@@ -15,8 +15,10 @@
 #
 # Each trial draws R rounds for BASE and R rounds for NEW without
 # replacement (disjoint within the trial), runs `foliobench gate` on them
-# and counts exit 1 (aa: a false alarm; detect: a detection if the
-# injected metric is among the REGRESSED rows).  --trials 0 instead cuts
+# and counts its three outcomes: exit 1 fail (aa: a false alarm; detect: a
+# detection if the injected metric is among the REGRESSED rows), exit 0
+# pass (detect: a missed regression let through), exit 3 unknown (not
+# shown safe: the CI must treat it as "not passed").  --trials 0 instead cuts
 # each arm's rounds, in AB_DIR order, into consecutive chunks of R: trials
 # that share no round (with R = the rounds of each AB_DIR, one trial per
 # AB_DIR, as it was measured).
@@ -25,9 +27,16 @@
 # estimate is only as good as the pool is large and varied (several ab runs,
 # different boots).  The script prints both counts and a 95% Wilson interval.
 #
+# --looks FIRST,STEP,MAX runs the sequential gate of `ab --until-decided`
+# instead: each resampled trial draws MAX rounds a side and gives the gate
+# the first FIRST, FIRST+STEP, ... of them (`foliobench gate --looks`)
+# until it passes or fails; the last look's undecided is unknown.  Prints
+# the mean rounds per side used.
+#
 # Options:
 #   --rounds R          rounds per side per trial (default: rounds in the
 #                       first AB_DIR's patched/, i.e. the ab default)
+#   --looks F,S,M       sequential gate (see above; resampled trials only)
 #   --trials N          resampled trials (default 500; 0 = disjoint chunks)
 #   --metric ID         the injected metric (default func:nft_trans_alloc:p50)
 #   --max-regression P, --alpha A, --metrics GLOBS   passed to foliobench gate
@@ -41,7 +50,7 @@ die() { echo "gate-trials: $*" >&2; exit 2; }
 mode=$1; shift
 case "$mode" in aa|detect) ;; *) die "mode must be aa or detect, not '$mode'" ;; esac
 
-rounds= trials=500 metric=func:nft_trans_alloc:p50 seed=1 fb=./foliobench
+rounds= looks= trials=500 metric=func:nft_trans_alloc:p50 seed=1 fb=./foliobench
 gate_opts=()
 dirs=()
 while [ $# -gt 0 ]; do
@@ -50,9 +59,10 @@ while [ $# -gt 0 ]; do
 	--trials) trials=$2; shift 2 ;;
 	--metric) metric=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
+	--looks) looks=$2; shift 2 ;;
 	--foliobench) fb=$2; shift 2 ;;
 	--max-regression|--alpha|--metrics) gate_opts+=("$1" "$2"); shift 2 ;;
-	-h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,44p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) dirs+=("$1"); shift ;;
 	esac
@@ -77,6 +87,12 @@ for d in "${dirs[@]}"; do
 	fi
 done
 [ -n "$rounds" ] || rounds=$(arm_files "${dirs[0]}/patched" | wc -l)
+if [ -n "$looks" ]; then
+	IFS=, read -r l_first l_step l_max <<<"$looks"
+	[ "$trials" -gt 0 ] && [ -n "$l_max" ] || die "--looks F,S,M wants resampled trials"
+	rounds=$l_max
+	gate_opts+=(--looks "$looks")
+fi
 
 tmp=$(mktemp -d /tmp/gate-trials.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -88,14 +104,15 @@ shuffle() {
 		sort -k1,1g | cut -f2-
 }
 
-fails=0 hits=0 errors=0 n=0
+fails=0 hits=0 errors=0 n=0 passes=0 unknowns=0 used=0
 declare -A named=()
 one_trial() {	# $1 = trial dir holding base/ and new/
 	local out rc=0
 	out=$("$fb" gate "${gate_opts[@]}" "$1/base" "$1/new" 2>&1) || rc=$?
 	n=$((n + 1))
 	case $rc in
-	0) ;;
+	0) passes=$((passes + 1)) ;;
+	3) unknowns=$((unknowns + 1)) ;;
 	1)
 		fails=$((fails + 1))
 		grep -q "^REGRESSED *$metric " <<<"$out" && hits=$((hits + 1))
@@ -107,6 +124,29 @@ one_trial() {	# $1 = trial dir holding base/ and new/
 		errors=$((errors + 1))
 		[ $errors -le 3 ] && echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2
 		;;
+	esac
+}
+
+# sequential trial: base and new hold MAX rounds each (arrays sa, sb)
+seq_trial() {
+	local k=$l_first rc=3 out
+	while :; do
+		link_set "$tmp/t/base" "${sa[@]:0:$k}"
+		link_set "$tmp/t/new" "${sb[@]:0:$k}"
+		rc=0
+		out=$("$fb" gate "${gate_opts[@]}" "$tmp/t/base" "$tmp/t/new" 2>&1) || rc=$?
+		[ "$rc" -eq 3 ] && [ "$k" -lt "$l_max" ] || break
+		k=$((k + l_step)); [ "$k" -gt "$l_max" ] && k=$l_max
+	done
+	used=$((used + k))
+	n=$((n + 1))
+	case $rc in
+	0) passes=$((passes + 1)) ;;
+	3) unknowns=$((unknowns + 1)) ;;
+	1)
+		fails=$((fails + 1))
+		if grep -q "^REGRESSED *$metric " <<<"$out"; then hits=$((hits + 1)); fi ;;
+	*) errors=$((errors + 1)); [ $errors -le 3 ] && echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2 ;;
 	esac
 }
 
@@ -146,14 +186,19 @@ else
 	for t in $(seq 1 "$trials"); do
 		if [ "$mode" = aa ]; then
 			mapfile -t s < <(shuffle $((seed * 100003 + t)) "${pool_a[@]}")
-			link_set "$tmp/t/base" "${s[@]:0:$rounds}"
-			link_set "$tmp/t/new" "${s[@]:$rounds:$rounds}"
+			sa=("${s[@]:0:$rounds}") sb=("${s[@]:$rounds:$rounds}")
 		else
 			mapfile -t s < <(shuffle $((seed * 100003 + t)) "${pool_a[@]}")
-			link_set "$tmp/t/base" "${s[@]:0:$rounds}"
+			sa=("${s[@]:0:$rounds}")
 			mapfile -t s < <(shuffle $((seed * 100019 + t)) "${pool_b[@]}")
-			link_set "$tmp/t/new" "${s[@]:0:$rounds}"
+			sb=("${s[@]:0:$rounds}")
 		fi
+		if [ -n "$looks" ]; then
+			seq_trial
+			continue
+		fi
+		link_set "$tmp/t/base" "${sa[@]}"
+		link_set "$tmp/t/new" "${sb[@]}"
 		one_trial "$tmp/t"
 	done
 fi
@@ -172,11 +217,16 @@ echo "gate-trials: mode $mode, ${#dirs[@]} ab dir(s), pool ${#pool_a[@]}${pool_b
      "$rounds rounds per side, $n trials$([ "$trials" -eq 0 ] && echo ' (disjoint: no shared rounds)' || echo ' (resampled)')," \
      "gate options: ${gate_opts[*]:-defaults}"
 valid=$((n - errors))
+[ -z "$looks" ] || echo "sequential: looks $looks; rounds per side used: mean" \
+	"$(awk -v u="$used" -v n="$n" 'BEGIN { printf "%.1f", n ? u / n : 0 }')"
 if [ "$mode" = aa ]; then
 	echo "A/A false alarms: $fails of $valid = $(wilson "$fails" "$valid")"
+	echo "A/A passed: $passes of $valid = $(wilson "$passes" "$valid"); unknown (exit 3): $unknowns"
 else
 	echo "detected ($metric named): $hits of $valid = $(wilson "$hits" "$valid")"
 	echo "gate failed for any metric: $fails of $valid"
+	echo "regression passed (let through): $passes of $valid = $(wilson "$passes" "$valid");" \
+	     "unknown (exit 3): $unknowns"
 	# size of the injected effect on the whole pools, so the claim is measured, not assumed
 	link_set "$tmp/all/base" "${pool_a[@]}"
 	link_set "$tmp/all/new" "${pool_b[@]}"

@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gate.c - `foliobench gate BASE NEW`: a CI regression gate, and the
- * Bencher Metric Format (BMF) export.
- *
- * A gated metric fails when (docs/compare.md):
- *   - the one-sided Mann-Whitney U test says NEW is larger (worse), at
- *     alpha (default 0.01) after Holm-Bonferroni correction over all gated metrics;
- *   - the median across rounds is worse in NEW; and
- *   - the upper end of the 99% bootstrap CI reaches 1 + max-regression: a
- *     regression of at least the threshold is consistent with the data.
- * Deterministic counts fail when NEW/BASE - 1 exceeds the threshold.
- * Exit 0 pass, 1 regression, 2 unusable input.
+ * gate.c - `foliobench gate BASE NEW`: a CI regression gate (the rules are
+ * in gatemodel.c, gate.h), its report, and the Bencher Metric Format (BMF)
+ * export.  Exit 0 pass, 1 fail (regression or lost data), 2 unusable
+ * input, 3 unknown (not shown safe: too noisy or too few rounds).
  */
-#include <fnmatch.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
@@ -21,205 +13,65 @@
 #include <json-c/json.h>
 
 #include "analysis/compare.h"
+#include "analysis/gate.h"
 
-/*
- * Per-call p50, not the mean: under TCG a boot's mean is dominated by a few
- * calls that took a timer interrupt (per-boot CV: median 8.4% for the mean,
- * 2.3% for the p50, one vCPU; reports/gate/README.md).
- */
-#define GATE_DEFAULT_METRICS	"func:*:p50,lock:*:hold_mean,workload:*:wall"
-/* family-wise false-alarm bound (Holm over the gated metrics) */
-#define GATE_DEFAULT_ALPHA	0.01
-#define GATE_MIN_ROUNDS		3
+#define GATE_DEFAULT_METRICS	FB_GATE_METRICS
+#define GATE_P50		FB_GATE_METRICS_P50
+#define GATE_TAIL		FB_GATE_METRICS_TAIL
+#define GATE_MAX_ALLOW		1024
 
-struct gated {
-	const struct fb_row *row;
-	const struct fb_metric *m;
-	char id[160];
-	int tested;		/* 0: no data / count without change */
-	double p, p_adj;	/* one-sided, Holm-adjusted */
-	double lo, hi;		/* CI of the ratio */
-	int have_ci;
-	int regressed;
-	char why[96];		/* why not tested */
-};
-
-static int match_any(const char *id, char *globs)
+static const char *state_name(enum fb_gm_state s)
 {
-	char *save = NULL, *tok, *dup = strdup(globs);
-	int hit = 0;
-
-	if (!dup)
-		return 0;
-	for (tok = strtok_r(dup, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
-		hit = !fnmatch(tok, id, 0);
-	free(dup);
-	return hit;
+	switch (s) {
+	case FB_GM_OK:		return "ok";
+	case FB_GM_REGRESSED:	return "REGRESSED";
+	case FB_GM_LOST:	return "LOST";
+	case FB_GM_UNDECIDED:	return "undecided";
+	case FB_GM_REPORTED:	return "reported";
+	case FB_GM_UNTESTED:	break;
+	}
+	return "untested";
 }
 
-static int cmp_p(const void *x, const void *y)
-{
-	const struct gated *a = *(struct gated *const *)x, *b = *(struct gated *const *)y;
-
-	return (a->p > b->p) - (a->p < b->p);
-}
-
-/* Holm-Bonferroni step-down over the tested noisy metrics. */
-static void holm(struct gated *g, int n, double alpha)
-{
-	struct gated **s = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof(*s));
-	int m = 0, stop = 0;
-	double run = 0;
-
-	if (!s)
-		return;
-	for (int i = 0; i < n; i++)
-		if (g[i].tested && !g[i].m->deterministic)
-			s[m++] = &g[i];
-	qsort(s, (size_t)m, sizeof(*s), cmp_p);
-	for (int k = 0; k < m; k++) {
-		double adj = fmin(1, (m - k) * s[k]->p);
-
-		run = fmax(run, adj);
-		s[k]->p_adj = run;
-		if (stop || s[k]->p >= alpha / (m - k)) {
-			stop = 1;
-			s[k]->regressed = 0;
-		}
-	}
-	(void)alpha;
-	free(s);
-}
-
-static void evaluate(struct gated *g, double alpha, double thr)
-{
-	const struct fb_metric *m = g->m;
-	struct fb_mwu u;
-	double lo99, hi99;
-	int lower = m->lower_is_better != 0;	/* neutral counts: larger is worse */
-
-	g->p = g->p_adj = 1;
-	g->lo = g->hi = NAN;
-	if (!m->na || !m->nb) {
-		snprintf(g->why, sizeof(g->why), "no data on %s",
-			 m->na ? "NEW" : m->nb ? "BASE" : "either side");
-		return;
-	}
-	if (m->type == FB_M_COUNT && m->deterministic) {
-		g->tested = 1;
-		g->p = g->p_adj = 0;
-		g->lo = g->hi = m->base ? m->new / m->base : (m->new ? INFINITY : 1);
-		g->regressed = lower ? g->lo - 1 > thr / 100 : 1 - g->lo > thr / 100;
-		return;
-	}
-	if (m->na < GATE_MIN_ROUNDS || m->nb < GATE_MIN_ROUNDS) {
-		snprintf(g->why, sizeof(g->why), "%d+%d rounds, needs %d per side", m->na, m->nb,
-			 GATE_MIN_ROUNDS);
-		return;
-	}
-	if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
-		return;
-	g->tested = 1;
-	g->p = lower ? u.p_greater : u.p_less;
-	g->have_ci = fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 1 - 2 * alpha,
-					   FB_BOOT_ITERS, FB_BOOT_SEED, &g->lo, &g->hi) == 0;
-	if (!g->have_ci) {
-		/* base median 0: a regression from nothing; rank test only */
-		g->regressed = g->p < alpha && m->new > m->base;
-		return;
-	}
-	/* could the change be as large as the threshold?  wide (99%) interval */
-	if (fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 0.99, FB_BOOT_ITERS,
-				  FB_BOOT_SEED, &lo99, &hi99)) {
-		lo99 = g->lo;
-		hi99 = g->hi;
-	}
-	/*
-	 * The rank test (Holm-corrected in holm()) is what bounds false alarms;
-	 * a bootstrap interval of medians from ~10 rounds is too coarse to be a
-	 * second significance test (it cost a third of the detections of a 5%
-	 * shift in tests/sim/gate_sim.c), so it only gives the direction and
-	 * the reach of the effect.
-	 */
-	if (lower)
-		g->regressed = g->p < alpha && m->new > m->base && hi99 >= 1 + thr / 100;
-	else
-		g->regressed = g->p < alpha && m->new < m->base && lo99 <= 1 - thr / 100;
-}
-
-/* 1 / C(na + nb, na): the smallest exact one-sided U p-value. */
-static double min_p(int na, int nb)
-{
-	double c = 1;
-
-	for (int i = 1; i <= na; i++)
-		c = c * (nb + i) / i;
-	return 1 / c;
-}
-
-/*
- * With few rounds no rank test can reach Holm's first threshold alpha/m:
- * such a gate could never fail.  Say so (exit 2) instead of passing.
- */
-static int cannot_detect(const struct gated *g, int n, double alpha, char *err, size_t len)
-{
-	int m = 0, na = 0, nb = 0, need = 2;
-
-	for (int i = 0; i < n; i++) {
-		if (!g[i].tested)
-			continue;
-		if (g[i].m->type == FB_M_COUNT && g[i].m->deterministic)
-			return 0;	/* exact counts can always fail */
-		m++;
-	}
-	for (int i = 0; i < n; i++) {
-		if (!g[i].tested || (g[i].m->type == FB_M_COUNT && g[i].m->deterministic))
-			continue;
-		if (min_p(g[i].m->na, g[i].m->nb) < alpha / m)
-			return 0;
-		na = g[i].m->na;
-		nb = g[i].m->nb;
-	}
-	if (!m)
-		return 0;
-	while (min_p(need, need) >= alpha / m)
-		need++;
-	snprintf(err, len, "%d+%d rounds can never show a significant regression: the smallest "
-		 "possible p is %.3g, not below alpha/%d = %.3g (Holm over %d metrics); "
-		 "it needs at least %d rounds per side to be able to fail at all "
-		 "(more to catch small regressions)", na, nb, min_p(na, nb), m, alpha / m, m, need);
-	return 1;
-}
-
-static void fmt_val(const struct fb_metric *m, double v, char *buf, size_t len)
-{
-	if (!strcmp(m->unit, "ns"))
-		fb_fmt_ns(v, buf, len);
-	else
-		fb_fmt_count(v, buf, len);
-}
-
-static void print_gated(FILE *f, const struct gated *g, double alpha, int width)
+static void print_gated(FILE *f, const struct fb_gated *g, double beta, int width)
 {
 	char a[40], b[40], d[24];
 	const struct fb_metric *m = g->m;
 
-	fmt_val(m, m->base, a, sizeof(a));
-	fmt_val(m, m->new, b, sizeof(b));
+	fb_fmt_value(m, m->base, a, sizeof(a));
+	fb_fmt_value(m, m->new, b, sizeof(b));
 	fb_fmt_pct(m->na && m->nb ? m->st.delta_pct : NAN, d, sizeof(d));
-	fprintf(f, "%-9s %-*s %12s -> %-12s %8s",
-		g->regressed ? "REGRESSED" : g->tested ? "ok" : "untested", width, g->id,
+	fprintf(f, "%-9s %-*s %12s -> %-12s %8s", state_name(g->state), width, g->id,
 		m->na ? a : "n/a", m->nb ? b : "n/a", d);
-	if (!g->tested)
+	if (g->exact)
+		fprintf(f, "  (exact count%s)", g->dir ? "" : ", no declared direction");
+	else if (!g->tested)
 		fprintf(f, "  (%s)", g->why);
-	else if (m->type == FB_M_COUNT && m->deterministic)
-		fprintf(f, "  (exact count)");
 	else if (g->have_ci)
 		fprintf(f, "  p=%.2g (Holm %.2g), %.0f%% CI %+.1f%%..%+.1f%%", g->p, g->p_adj,
-			(1 - 2 * alpha) * 100, (g->lo - 1) * 100, (g->hi - 1) * 100);
+			(1 - 2 * beta) * 100, (g->lo - 1) * 100, (g->hi - 1) * 100);
 	else
 		fprintf(f, "  p=%.2g (Holm %.2g)", g->p, g->p_adj);
+	if (g->tested && g->state == FB_GM_UNDECIDED)
+		fprintf(f, "; %s", g->why);
 	fputc('\n', f);
+}
+
+/* "~40 rounds per side (CV 2.1%, 2.5%)" */
+static void print_need(FILE *f, const struct fb_gated *g, int width)
+{
+	fprintf(f, "  %-*s ", width, g->id);
+	if (!g->need)
+		fputs("more rounds (noise not measurable)\n", f);
+	else if (g->need >= 100000)
+		fputs(">= 100000 rounds per side: the measured change sits at the threshold\n", f);
+	else
+		fprintf(f, "~%d rounds per side", g->need);
+	if (g->need && g->need < 100000 && isfinite(g->cv_a) && isfinite(g->cv_b))
+		fprintf(f, " (measured CV %.1f%% BASE, %.1f%% NEW)\n", g->cv_a * 100,
+			g->cv_b * 100);
+	else if (g->need && g->need < 100000)
+		fputc('\n', f);
 }
 
 /* {"func:nft_trans_alloc": {"mean_ns": {"value": .., "lower_value": .., "upper_value": ..}}} */
@@ -271,137 +123,301 @@ static int write_bmf(const struct fb_cmp *c, const char *path)
 
 static void gate_usage(FILE *f)
 {
-	fputs("usage: foliobench gate BASE NEW | AB_DIR [--max-regression PCT] [--metrics GLOB,...]\n"
-	      "                       [--alpha A] [--bmf FILE] [--base-arm NAME] [--new-arm NAME]\n"
-	      "  exit 0: pass; 1: a significant regression beyond PCT (default 5);\n"
-	      "  2: unusable input.  Default metrics: " GATE_DEFAULT_METRICS "\n"
+	fputs("usage: foliobench gate BASE NEW | AB_DIR [--max-regression PCT] [--metrics LIST]\n"
+	      "                       [--allow-missing GLOB] [--alpha A] [--beta B] [--bmf FILE]\n"
+	      "                       [--looks FIRST,STEP,MAX]\n"
+	      "                       [--base-arm NAME] [--new-arm NAME]\n"
+	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5);\n"
+	      "  exit 1: fail: a significant regression beyond PCT, or lost data (a gated\n"
+	      "          metric BASE has is missing in some or all NEW rounds);\n"
+	      "  exit 2: unusable input;\n"
+	      "  exit 3: unknown: too noisy or too few rounds to tell; not shown safe.\n"
+	      "  --metrics: comma-separated globs over metric ids, or a preset:\n"
+	      "     default: " GATE_DEFAULT_METRICS "\n"
+	      "     p50:     " GATE_P50 "\n"
+	      "     tail:    " GATE_TAIL "\n"
+	      "  --allow-missing GLOB: accept that NEW lost these metrics (repeatable)\n"
+	      "  --looks FIRST,STEP,MAX: the sequential gate of `ab --until-decided`, at\n"
+	      "          the last look the rounds complete (alpha spent over the looks)\n"
 	      "  --alpha: family-wise false-alarm bound (default 0.01)\n"
+	      "  --beta: per metric, the chance to pass a regression of exactly PCT\n"
+	      "          (default 0.05: pass needs the 90% CI below +PCT)\n"
 	      "  metric ids: KIND:NAME:METRIC, see `foliobench compare --format csv`\n", f);
 }
 
-int cmd_gate(int argc, char **argv)
+/* --allow-missing values joined with commas into buf; -1 if too long */
+static int add_allow(char *buf, size_t len, const char *glob)
+{
+	size_t l = strlen(buf);
+
+	if (l + strlen(glob) + 2 > len)
+		return -1;
+	snprintf(buf + l, len - l, "%s%s", l ? "," : "", glob);
+	return 0;
+}
+
+struct gate_cli {
+	struct fb_cmp_args ca;
+	struct fb_gate_opts o;
+	struct fb_seq sq;	/* --looks; sq.max == 0: one fixed look */
+	char allow[GATE_MAX_ALLOW];
+	const char *bmf;
+};
+
+/* --looks FIRST,STEP,MAX */
+static int parse_looks(const char *s, struct fb_seq *sq)
+{
+	char tail;
+
+	if (sscanf(s, "%d,%d,%d%c", &sq->first, &sq->step, &sq->max, &tail) != 3 ||
+	    sq->first < 3 || sq->step < 1 || sq->max > FB_CMP_MAX_ROUNDS || !fb_seq_looks(sq)) {
+		fb_err("gate: --looks wants FIRST,STEP,MAX rounds (3 <= FIRST <= MAX <= %d), "
+		       "got '%s'", FB_CMP_MAX_ROUNDS, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* One gate option into g; 0, or -1 with one line printed. */
+static int gate_opt(struct gate_cli *g, int c, const char *arg, const char *opt)
+{
+	switch (c) {
+	case 'r':
+		if (!fb_parse_double_arg(arg, 0, 1000, &g->o.thr_pct))
+			return 0;
+		fb_err("gate: --max-regression wants a percentage in [0, 1000], got '%s'", arg);
+		return -1;
+	case 'm':
+		g->o.metrics = fb_gate_metrics_preset(arg);
+		return 0;
+	case 'M':
+		if (!add_allow(g->allow, sizeof(g->allow), arg))
+			return 0;
+		fb_err("gate: too many --allow-missing");
+		return -1;
+	case 'P':
+		if (!fb_parse_double_arg(arg, 1e-6, 0.25, &g->o.beta))
+			return 0;
+		fb_err("gate: --beta wants a number in (0, 0.25], got '%s'", arg);
+		return -1;
+	case 'L':
+		return parse_looks(arg, &g->sq);
+	case 'b':
+		g->bmf = arg;
+		return 0;
+	case 'e':	/* --min-effect shapes compare's verdicts, not the gate */
+		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
+		return -1;
+	}
+	return fb_cmp_arg(&g->ca, c, arg, opt);
+}
+
+/* The gate's options into g; -1 to exit with *rc (help: 0, bad: 2). */
+static int gate_args(int argc, char **argv, struct gate_cli *g, int *rc)
 {
 	static const struct option opts[] = {
 		{ "max-regression", required_argument, NULL, 'r' },
 		{ "metrics", required_argument, NULL, 'm' },
+		{ "allow-missing", required_argument, NULL, 'M' },
+		{ "beta", required_argument, NULL, 'P' },
+		{ "looks", required_argument, NULL, 'L' },
 		{ "bmf", required_argument, NULL, 'b' },
 		FB_CMP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct fb_cmp_args ca = { .cmd = "gate", .alpha = GATE_DEFAULT_ALPHA, .alpha_max = 0.25 };
-	char *globs = (char *)GATE_DEFAULT_METRICS;
-	int ng = 0, nreg = 0, ntested = 0, width = 10, o, ret = 0;
-	const char *bmf = NULL;
-	struct gated *g = NULL;
-	double thr = 5, alpha;
-	struct fb_cmp c;
-	char err[512];
+	int c;
 
+	*rc = 2;
 	optind = 0;
 	opterr = 0;
-	while ((o = getopt_long(argc, argv, "r:m:a:b:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'r':
-			if (fb_parse_double_arg(optarg, 0, 1000, &thr)) {
-				fb_err("gate: --max-regression wants a percentage in [0, 1000], got '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'm':
-			globs = optarg;
-			break;
-		case 'b':
-			bmf = optarg;
-			break;
-		case 'h':
+	while ((c = getopt_long(argc, argv, "r:m:a:b:h", opts, NULL)) != -1) {
+		if (c == 'h') {
 			gate_usage(stdout);
-			return 0;
-		case 'e':	/* --min-effect shapes compare's verdicts, not the gate */
-			fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
-			return 2;
-		default:
-			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
-				return 2;
-			break;
+			*rc = 0;
+			return -1;
 		}
+		if (gate_opt(g, c, optarg, argv[optind - 1]))
+			return -1;
 	}
-	alpha = ca.alpha;
-	if (fb_cmp_open_args(&c, &ca, argc, argv)) {
-		fb_cmp_free(&c);
-		return 2;
-	}
-	for (int i = 0; i < c.nrows; i++)
-		ng += c.rows[i].nm;
-	g = calloc((size_t)ng + 1, sizeof(*g));
-	if (!g) {
-		fb_err("gate: out of memory");
-		fb_cmp_free(&c);
-		return 2;
-	}
-	ng = 0;
-	for (int i = 0; i < c.nrows; i++)
-		for (int k = 0; k < c.rows[i].nm; k++) {
-			struct gated *x = &g[ng];
+	g->o.alpha = g->sq.alpha = g->ca.alpha;
+	g->o.allow_missing = g->allow;
+	return 0;
+}
 
-			fb_metric_id(&c.rows[i], c.rows[i].m[k], x->id, sizeof(x->id));
-			if (!match_any(x->id, globs))
-				continue;
-			x->row = &c.rows[i];
-			x->m = c.rows[i].m[k];
-			if ((int)strlen(x->id) > width)
-				width = (int)strlen(x->id);
-			ng++;
-		}
-	if (!ng) {
-		fb_err("gate: --metrics '%s' matches no metric (ids: `foliobench compare --format csv`)",
-		       globs);
-		ret = 2;
-		goto out;
-	}
-	for (int i = 0; i < ng; i++)
-		evaluate(&g[i], alpha, thr);
-	holm(g, ng, alpha);
-	for (int i = 0; i < ng; i++) {
-		ntested += g[i].tested;
-		nreg += g[i].regressed;
-	}
-	if (!ntested) {
-		const char *why = g[0].why;
+/* Exit 2 when nothing gated can decide; one line on stderr. */
+static int unusable(const struct fb_gate *gt, double alpha)
+{
+	const struct fb_gated *t = NULL;
+	const char *why = "no data";
+	int decidable = 0;
 
-		for (int i = 0; i < ng; i++)
-			if (strstr(g[i].why, "rounds"))
-				why = g[i].why;
-		fb_err("gate: no gated metric could be tested: %s", why[0] ? why : "no data");
-		ret = 2;
-		goto out;
+	for (int i = 0; i < gt->ng; i++) {
+		decidable += gt->g[i].tested || (gt->g[i].exact && gt->g[i].dir);
+		if (gt->g[i].tested && !t)
+			t = &gt->g[i];
+		if (gt->g[i].why[0] && (why[0] == 'n' || strstr(gt->g[i].why, "rounds")))
+			why = gt->g[i].why;
 	}
-	if (cannot_detect(g, ng, alpha, err, sizeof(err))) {
+	if (gt->outcome == FB_GATE_FAIL)
+		return 0;
+	if (!decidable) {
+		fb_err("gate: no gated metric could be tested: %s", why);
+		return 1;
+	}
+	if (!gt->cannot || !t)
+		return 0;
+	fb_err("gate: %d+%d rounds can never show a significant regression: the smallest "
+	       "possible p is %.3g, not below alpha/%d = %.3g (Holm over %d metrics); it needs "
+	       "at least %d rounds per side to be able to fail at all (more to catch small "
+	       "regressions)", t->m->na, t->m->nb, t->min_p, gt->ntested, alpha / gt->ntested,
+	       gt->ntested, gt->need_min);
+	return 1;
+}
+
+static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o,
+			  int width)
+{
+	double thr = o->thr_pct;
+
+	if (gt->nreg) {
+		fprintf(f, "gate: FAIL: %d of %d gated metrics regressed beyond %g%%:\n", gt->nreg,
+			gt->ntested, thr);
+		for (int i = 0; i < gt->ng; i++)
+			if (gt->g[i].state == FB_GM_REGRESSED)
+				print_gated(f, &gt->g[i], o->beta, width);
+	}
+	if (gt->nlost) {
+		fprintf(f, "gate: FAIL: lost data: NEW lost %d gated metric(s) that BASE has "
+			"(accept with --allow-missing METRIC):\n", gt->nlost);
+		for (int i = 0; i < gt->ng; i++)
+			if (gt->g[i].state == FB_GM_LOST)
+				fprintf(f, "  %s: %s\n", gt->g[i].id, gt->g[i].why);
+	}
+	if (gt->outcome == FB_GATE_UNKNOWN) {
+		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics undecided: too noisy to tell a "
+			"%g%% regression from none; not shown safe.  Rounds the measured noise "
+			"needs to decide:\n", gt->nundecided, gt->ng, thr);
+		for (int i = 0; i < gt->ng; i++)
+			if (gt->g[i].state == FB_GM_UNDECIDED)
+				print_need(f, &gt->g[i], width);
+	} else if (gt->outcome == FB_GATE_PASS) {
+		fprintf(f, "gate: pass: every gated metric lies below +%g%% (%d tested)\n", thr,
+			gt->ntested);
+	}
+}
+
+/* Look k of --looks for the rounds at hand: the last look they complete. */
+static int look_of(const struct fb_seq *sq, const struct fb_cmp *c)
+{
+	int n = c->base.n < c->new.n ? c->base.n : c->new.n, k = 0;
+
+	while (k < fb_seq_looks(sq) && fb_seq_rounds(sq, k + 1) <= n)
+		k++;
+	if (!k)
+		fb_err("gate: %d+%d rounds, fewer than the first look of --looks (%d)", c->base.n,
+		       c->new.n, sq->first);
+	return k;
+}
+
+/*
+ * The gate on an open model, printed to f: fixed (sq->max == 0), or look
+ * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
+ * line on stderr; *decision gets the sequential decision.
+ */
+static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
+		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision)
+{
+	struct fb_gate_opts ok = *o;
+	struct fb_gate gt = { 0 };
+	int width = 10, ret = 2;
+	char err[512] = "";
+
+	if (k) {
+		*decision = fb_seq_decide(sq, k, c, o, &gt, err, sizeof(err));
+		ok.alpha = fb_seq_alpha(sq, k);
+		ok.beta = o->beta * ok.alpha / sq->alpha;
+	} else if (!fb_gate_eval(&gt, c, o, err, sizeof(err)) && unusable(&gt, o->alpha)) {
+		goto out;	/* said why */
+	}
+	if (err[0]) {
 		fb_err("gate: %s", err);
-		ret = 2;
 		goto out;
 	}
-	printf("gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, "
-	       "alpha %g (one-sided, Holm over %d)\n",
-	       c.base.name, c.base.n, c.new.name, c.new.n, thr, alpha, ntested);
-	for (int i = 0; i < ng; i++)
-		print_gated(stdout, &g[i], alpha, width);
-	if (nreg) {
-		printf("gate: FAIL: %d of %d gated metrics regressed beyond %g%%:\n", nreg, ntested, thr);
-		for (int i = 0; i < ng; i++)
-			if (g[i].regressed)
-				print_gated(stdout, &g[i], alpha, width);
-		ret = 1;
-	} else {
-		printf("gate: pass: no significant regression beyond %g%% in %d gated metrics\n",
-		       thr, ntested);
+	for (int i = 0; i < gt.ng; i++)
+		if ((int)strlen(gt.g[i].id) > width)
+			width = (int)strlen(gt.g[i].id);
+	if (k)
+		fprintf(f, "gate: sequential look %d of %d (%d rounds per side, up to %d): alpha "
+			"%.3g and beta %.3g spent at this look (Pocock spending of %g and %g)\n", k,
+			fb_seq_looks(sq), fb_seq_rounds(sq, k), sq->max, ok.alpha, ok.beta,
+			sq->alpha, o->beta);
+	fprintf(f, "gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, "
+		"alpha %.3g (one-sided, Holm over %d), beta %.3g\n", c->base.name, c->base.n,
+		c->new.name, c->new.n, o->thr_pct, ok.alpha, gt.ntested, ok.beta);
+	for (int i = 0; i < gt.ng; i++)
+		print_gated(f, &gt.g[i], ok.beta, width);
+	print_verdict(f, &gt, &ok, width);
+	ret = (int)gt.outcome;
+	if (k && *decision == FB_SEQ_CONTINUE)
+		fprintf(f, "gate: undecided at look %d: continue to %d rounds per side\n", k,
+			fb_seq_rounds(sq, k + 1));
+	if (k && *decision == FB_SEQ_PASS)
+		ret = FB_GATE_PASS;
+	else if (k && *decision != FB_SEQ_FAIL)
+		ret = FB_GATE_UNKNOWN;
+out:
+	fb_gate_free(&gt);
+	fflush(f);
+	return ret;
+}
+
+int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new_arm,
+		 const struct fb_seq *sq, int look)
+{
+	struct fb_gate_opts o = { .metrics = FB_GATE_METRICS, .alpha = sq->alpha,
+				  .beta = FB_GATE_BETA, .thr_pct = FB_GATE_THR_PCT, .allow_missing = "" };
+	char err[512], *paths[1] = { (char *)dir };
+	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	struct fb_cmp c;
+
+	if (fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
+			FB_CMP_DEFAULT_MIN_EFFECT, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("gate: %s", err);
+		d = FB_SEQ_UNKNOWN;
+	} else if (gate_report(f, &c, &o, sq, look, &d) == 2) {
+		d = FB_SEQ_UNKNOWN;
 	}
-	if (bmf && write_bmf(&c, bmf)) {
-		fb_err("gate: cannot write %s", bmf);
+	fb_cmp_free(&c);
+	return (int)d;
+}
+
+int cmd_gate(int argc, char **argv)
+{
+	struct gate_cli g = {
+		.ca = { .cmd = "gate", .alpha = FB_GATE_ALPHA, .alpha_max = 0.25 },
+		.o = { .metrics = GATE_DEFAULT_METRICS, .thr_pct = FB_GATE_THR_PCT,
+		       .beta = FB_GATE_BETA },
+		.sq = { .spending = FB_SPEND_POCOCK },
+	};
+	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	int ret, k = 0;
+	struct fb_cmp c;
+
+	if (gate_args(argc, argv, &g, &ret))
+		return ret;
+	ret = 2;
+	if (fb_cmp_open_args(&c, &g.ca, argc, argv))
+		goto out;
+	if (g.sq.max && !(k = look_of(&g.sq, &c)))
+		goto out;
+	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d);
+	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf)) {
+		fb_err("gate: cannot write %s", g.bmf);
 		ret = 2;
 	}
 out:
-	free(g);
 	fb_cmp_free(&c);
 	fflush(stdout);
 	return ret;

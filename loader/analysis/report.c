@@ -24,34 +24,6 @@
 #define MT	60
 #define MB	40
 
-static void md(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '[' || *s == ']')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-static int mkdir_p(const char *path)
-{
-	char p[1024];
-
-	if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p))
-		return -1;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	if (mkdir(p, 0755) && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /* A file name from a probe name: [A-Za-z0-9_.-] only. */
 static void safe_name(const char *in, char *out, size_t len)
 {
@@ -89,6 +61,47 @@ static void tick_label(double v, char *buf, size_t len)
 		snprintf(buf, len, "%gus", v / 1e3);
 	else
 		snprintf(buf, len, "%gns", v);
+}
+
+/* grid, tick labels at 1, 2, 5 x 10^d, and the axes */
+static void svg_axes(FILE *f, double lmin, double lmax, const char *unit)
+{
+	char lab[48];
+
+	for (int pass = 0; pass < 2; pass++) {
+		fputs(pass ? "<g fill=\"#333\" text-anchor=\"middle\">\n" : "<g stroke=\"#ddd\">\n", f);
+		for (double d = floor(lmin); d <= ceil(lmax); d++)
+			for (int k = 0; k < 3; k++) {
+				static const double mult[3] = { 1, 2, 5 };
+				double v = mult[k] * pow(10, d), x;
+
+				if (log10(v) < lmin || log10(v) > lmax)
+					continue;
+				if (k && lmax - lmin > 3)	/* wide range: decades only */
+					continue;
+				x = xpos(v, lmin, lmax);
+				if (!pass) {
+					fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
+						x, MT, x, SVG_H - MB);
+				} else {
+					tick_label(v, lab, sizeof(lab));
+					fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", x,
+						SVG_H - MB + 14, lab);
+				}
+			}
+		if (!pass)
+			fputs("</g>\n", f);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\">", (ML + SVG_W - MR) / 2, SVG_H - 8);
+	fb_html_esc(f, unit);
+	fputs(" (log scale)</text>\n", f);
+	fprintf(f, "</g>\n<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
+		"text-anchor=\"middle\" fill=\"#333\">density (per log unit)</text>\n",
+		(MT + SVG_H - MB) / 2, (MT + SVG_H - MB) / 2);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
+		ML, SVG_H - MB, SVG_W - MR, SVG_H - MB);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
+		ML, MT, ML, SVG_H - MB);
 }
 
 /*
@@ -148,41 +161,7 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 		lmin -= pad;
 		lmax += pad;
 	}
-	/* grid and labels at 1, 2, 5 x 10^d */
-	for (int pass = 0; pass < 2; pass++) {
-		fputs(pass ? "<g fill=\"#333\" text-anchor=\"middle\">\n" : "<g stroke=\"#ddd\">\n", f);
-		for (double d = floor(lmin); d <= ceil(lmax); d++)
-			for (int k = 0; k < 3; k++) {
-				static const double mult[3] = { 1, 2, 5 };
-				double v = mult[k] * pow(10, d), x;
-
-				if (log10(v) < lmin || log10(v) > lmax)
-					continue;
-				if (k && lmax - lmin > 3)	/* wide range: decades only */
-					continue;
-				x = xpos(v, lmin, lmax);
-				if (!pass) {
-					fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
-						x, MT, x, SVG_H - MB);
-				} else {
-					tick_label(v, lab, sizeof(lab));
-					fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", x,
-						SVG_H - MB + 14, lab);
-				}
-			}
-		if (!pass)
-			fputs("</g>\n", f);
-	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\">", (ML + SVG_W - MR) / 2, SVG_H - 8);
-	fb_html_esc(f, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
-	fputs(" (log scale)</text>\n", f);
-	fprintf(f, "</g>\n<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
-		"text-anchor=\"middle\" fill=\"#333\">density (per log unit)</text>\n",
-		(MT + SVG_H - MB) / 2, (MT + SVG_H - MB) / 2);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
-		ML, SVG_H - MB, SVG_W - MR, SVG_H - MB);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
-		ML, MT, ML, SVG_H - MB);
+	svg_axes(f, lmin, lmax, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
 	for (int s = 0; s < 2; s++) {
 		double y0 = SVG_H - MB, hgt = SVG_H - MB - MT - 4;
 		double med;
@@ -314,25 +293,38 @@ static const char css[] =
 	".note{color:#555;font-size:.85em;margin:.2em 0}.hists{display:flex;flex-wrap:wrap;gap:1em}"
 	".wrap{white-space:normal;word-break:break-all;max-width:480px}";
 
-static void write_md(FILE *f, const struct fb_cmp *c, const char *cmd, const char *when,
-		     const struct arminfo *ai, int nai, const struct hpair *hp, int nh,
-		     char svgnames[][160])
+/* What the report's files are written from. */
+struct rctx {
+	const struct fb_cmp *c;
+	const char *cmd, *when;
+	struct arminfo ai[16];
+	int nai, nh, cur;	/* cur: the histogram an SVG file is written for */
+	struct hpair *hp;
+	char (*svgnames)[160];
+};
+
+static void write_md(FILE *f, const struct rctx *x)
 {
+	const struct fb_cmp *c = x->c;
+	const char *cmd = x->cmd, *when = x->when;
+	const struct arminfo *ai = x->ai;
+	const struct hpair *hp = x->hp;
+	int nai = x->nai, nh = x->nh;
 	fprintf(f, "# foliobench report: %s vs %s\n\n", c->base.name, c->new.name);
 	fprintf(f, "Produced by `");
-	md(f, cmd);
+	fb_md_esc(f, cmd);
 	fprintf(f, "` on %s.\n\n", when);
 	fprintf(f, "## Arms\n\n| | %s (BASE) | %s (NEW) |\n|:---|:---|:---|\n", c->base.name, c->new.name);
 	fprintf(f, "| rounds | %d | %d |\n| source | ", c->base.n, c->new.n);
-	md(f, c->base.path);
+	fb_md_esc(f, c->base.path);
 	fputs(" | ", f);
-	md(f, c->new.path);
+	fb_md_esc(f, c->new.path);
 	fputs(" |\n", f);
 	for (int i = 0; i < nai; i++) {
 		fprintf(f, "| %s |", ai[i].label);
 		for (int s = 0; s < 2; s++) {
 			fputc(' ', f);
-			md(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
+			fb_md_esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
 			if (ai[i].varies[s])
 				fprintf(f, " (differs in %d round(s))", ai[i].varies[s]);
 			fputs(" |", f);
@@ -349,18 +341,22 @@ static void write_md(FILE *f, const struct fb_cmp *c, const char *cmd, const cha
 			"Also in report.html.\n\n");
 		for (int i = 0; i < nh; i++) {
 			fputs("![", f);
-			md(f, hp[i].probe);
+			fb_md_esc(f, hp[i].probe);
 			fputc(' ', f);
-			md(f, hp[i].stat);
-			fprintf(f, "](%s)\n\n", svgnames[i]);
+			fb_md_esc(f, hp[i].stat);
+			fprintf(f, "](%s)\n\n", x->svgnames[i]);
 		}
 	}
 }
 
-static void write_html(FILE *f, const struct fb_cmp *c, const char *cmd, const char *when,
-		       const struct arminfo *ai, int nai, const struct hpair *hp, int nh)
+static void write_html(FILE *f, const struct rctx *x)
 {
+	const struct fb_cmp *c = x->c;
 	const char *names[2] = { c->base.name, c->new.name };
+	const char *cmd = x->cmd, *when = x->when;
+	const struct arminfo *ai = x->ai;
+	const struct hpair *hp = x->hp;
+	int nai = x->nai, nh = x->nh;
 
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>foliobench: ", f);
 	fb_html_esc(f, c->base.name);
@@ -431,6 +427,83 @@ static void join_cmd(int argc, char **argv, char *buf, size_t len)
 	}
 }
 
+static void write_svg(FILE *f, const struct rctx *x)
+{
+	const char *names[2] = { x->c->base.name, x->c->new.name };
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	svg_hist(f, &x->hp[x->cur], names);
+}
+
+/* dir/name written by fn; 0, or -1 with one line printed */
+static int emit(const char *dir, const char *name, void (*fn)(FILE *, const struct rctx *),
+		const struct rctx *x)
+{
+	char p[800];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	f = fopen(p, "w");
+	if (!f) {
+		fb_err("report: cannot write %s: %s", p, strerror(errno));
+		return -1;
+	}
+	fn(f, x);
+	if (fclose(f)) {
+		fb_err("report: cannot write %s", p);
+		return -1;
+	}
+	return 0;
+}
+
+/* reports/<name of AB_DIR>, reports/<base>-vs-<new>, or --out */
+static void out_dir(const struct fb_cmp *c, const char *out, int argc, char **argv,
+		    char *dir, size_t len)
+{
+	char tmp[512], *b;
+	size_t l;
+
+	if (out) {
+		snprintf(dir, len, "%s", out);
+		return;
+	}
+	if (argc - optind != 1) {
+		snprintf(dir, len, "reports/%s-vs-%s", c->base.name, c->new.name);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%s", argv[optind]);
+	l = strlen(tmp);
+	while (l > 1 && tmp[l - 1] == '/')
+		tmp[--l] = '\0';
+	b = strrchr(tmp, '/');
+	snprintf(dir, len, "reports/%s", b ? b + 1 : tmp);
+}
+
+/* The SVGs, report.md and report.html into dir; 0 or 2 */
+static int write_all(const char *dir, struct rctx *x)
+{
+	x->nh = collect_hists(x->c, &x->hp);
+	if (x->nh >= 0)
+		x->svgnames = calloc((size_t)x->nh + 1, sizeof(*x->svgnames));
+	if (x->nh < 0 || !x->svgnames) {
+		fb_err("report: out of memory");
+		return 2;
+	}
+	for (x->cur = 0; x->cur < x->nh; x->cur++) {
+		char a[64], b[16];
+
+		safe_name(x->hp[x->cur].probe, a, sizeof(a));
+		safe_name(x->hp[x->cur].stat, b, sizeof(b));
+		snprintf(x->svgnames[x->cur], sizeof(x->svgnames[0]), "hist-%s-%s.svg", a, b);
+		if (emit(dir, x->svgnames[x->cur], write_svg, x))
+			return 2;
+	}
+	if (emit(dir, "report.md", write_md, x) || emit(dir, "report.html", write_html, x))
+		return 2;
+	printf("report: wrote %s/report.md, %s/report.html and %d histogram(s)\n", dir, dir, x->nh);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -439,16 +512,14 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct fb_cmp_args ca = { .cmd = "report", .alpha = 0.05, .alpha_max = 0.5, .min_effect = 2 };
-	char dir[600], p[800], cmd[2048], when[64];
-	char (*svgnames)[160] = NULL;
+	struct fb_cmp_args ca = { .cmd = "report", .alpha = FB_CMP_DEFAULT_ALPHA, .alpha_max = 0.5,
+				   .min_effect = FB_CMP_DEFAULT_MIN_EFFECT };
+	char dir[600], cmd[2048], when[64];
 	const char *out = NULL;
-	struct arminfo ai[16];
-	struct hpair *hp = NULL;
-	int o, nh = 0, nai, ret = 2;
+	struct rctx x = { .cmd = cmd, .when = when };
+	int o, ret = 2;
 	struct fb_cmp c;
 	time_t now = time(NULL);
-	FILE *f;
 
 	join_cmd(argc, argv, cmd, sizeof(cmd));	/* before getopt reorders argv */
 	optind = 0;
@@ -469,84 +540,18 @@ int cmd_report(int argc, char **argv)
 	}
 	if (fb_cmp_open_args(&c, &ca, argc, argv))
 		goto out;
-	if (out) {
-		snprintf(dir, sizeof(dir), "%s", out);
-	} else if (argc - optind == 1) {
-		char tmp[512], *b;
-		size_t l;
-
-		snprintf(tmp, sizeof(tmp), "%s", argv[optind]);
-		l = strlen(tmp);
-		while (l > 1 && tmp[l - 1] == '/')
-			tmp[--l] = '\0';
-		b = strrchr(tmp, '/');
-		snprintf(dir, sizeof(dir), "reports/%s", b ? b + 1 : tmp);
-	} else {
-		snprintf(dir, sizeof(dir), "reports/%s-vs-%s", c.base.name, c.new.name);
-	}
-	if (mkdir_p(dir)) {
+	out_dir(&c, out, argc, argv, dir, sizeof(dir));
+	if (fb_mkdir_p(dir)) {
 		fb_err("report: cannot create %s: %s", dir, strerror(errno));
 		goto out;
 	}
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", gmtime(&now));
-	nai = arm_table(&c, ai);
-	nh = collect_hists(&c, &hp);
-	if (nh < 0) {
-		fb_err("report: out of memory");
-		goto out;
-	}
-	svgnames = calloc((size_t)nh + 1, sizeof(*svgnames));
-	if (!svgnames) {
-		fb_err("report: out of memory");
-		goto out;
-	}
-	for (int i = 0; i < nh; i++) {
-		char a[64], b[16];
-		const char *names[2] = { c.base.name, c.new.name };
-
-		safe_name(hp[i].probe, a, sizeof(a));
-		safe_name(hp[i].stat, b, sizeof(b));
-		snprintf(svgnames[i], sizeof(svgnames[i]), "hist-%s-%s.svg", a, b);
-		snprintf(p, sizeof(p), "%s/%s", dir, svgnames[i]);
-		f = fopen(p, "w");
-		if (!f) {
-			fb_err("report: cannot write %s: %s", p, strerror(errno));
-			goto out;
-		}
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-		svg_hist(f, &hp[i], names);
-		if (fclose(f)) {
-			fb_err("report: cannot write %s", p);
-			goto out;
-		}
-	}
-	snprintf(p, sizeof(p), "%s/report.md", dir);
-	f = fopen(p, "w");
-	if (!f) {
-		fb_err("report: cannot write %s: %s", p, strerror(errno));
-		goto out;
-	}
-	write_md(f, &c, cmd, when, ai, nai, hp, nh, svgnames);
-	if (fclose(f)) {
-		fb_err("report: cannot write %s", p);
-		goto out;
-	}
-	snprintf(p, sizeof(p), "%s/report.html", dir);
-	f = fopen(p, "w");
-	if (!f) {
-		fb_err("report: cannot write %s: %s", p, strerror(errno));
-		goto out;
-	}
-	write_html(f, &c, cmd, when, ai, nai, hp, nh);
-	if (fclose(f)) {
-		fb_err("report: cannot write %s", p);
-		goto out;
-	}
-	printf("report: wrote %s/report.md, %s/report.html and %d histogram(s)\n", dir, dir, nh);
-	ret = 0;
+	x.c = &c;
+	x.nai = arm_table(&c, x.ai);
+	ret = write_all(dir, &x);
 out:
-	free(hp);
-	free(svgnames);
+	free(x.hp);
+	free(x.svgnames);
 	fb_cmp_free(&c);
 	return ret;
 }

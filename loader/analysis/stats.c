@@ -81,6 +81,40 @@ double fb_norm_cdf(double z)
 	return 0.5 * erfc(-z / M_SQRT2);
 }
 
+double fb_norm_quantile(double p)
+{
+	double lo = -40, hi = 40;
+
+	if (!(p > 0 && p < 1))
+		return NAN;
+	if (p > 0.5)	/* the lower tail is where erfc is accurate */
+		return -fb_norm_quantile(1 - p);
+	/* bisection on the CDF: 80 halvings of [-40, 40] are below 1e-20 */
+	for (int i = 0; i < 80; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (fb_norm_cdf(mid) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double fb_robust_cv(const double *v, int n)
+{
+	double dev[FB_STATS_MAX_N], med;
+
+	if (n < 2 || n > FB_STATS_MAX_N)
+		return NAN;
+	med = fb_median(v, n);
+	if (med == 0 || !isfinite(med))
+		return NAN;
+	for (int i = 0; i < n; i++)
+		dev[i] = fabs(v[i] - med);
+	return 1.4826 * fb_median(dev, n) / fabs(med);
+}
+
 /*
  * P(U >= u) and P(U <= u) for U of a sample of size nb against na, no
  * ties: count the ways to pick na ranks out of na + nb with each rank sum

@@ -37,8 +37,12 @@ struct fb_mwu {
 /* 0, or -1 if a side is empty or larger than FB_STATS_MAX_N. */
 int fb_mann_whitney(const double *a, int na, const double *b, int nb, struct fb_mwu *out);
 
-/* Standard normal CDF. */
+/* Standard normal CDF, and its inverse for p in (0, 1) (NaN outside). */
 double fb_norm_cdf(double z);
+double fb_norm_quantile(double p);
+/* 1.4826 * median absolute deviation / |median|: the round-to-round CV,
+ * robust to the odd slow boot; NaN if n < 2 or the median is 0. */
+double fb_robust_cv(const double *v, int n);
 
 /* splitmix64: tiny, good enough, and the same everywhere. */
 struct fb_prng {

@@ -2,8 +2,8 @@
 /*
  * ab.c - `foliobench ab`: interleaved A/B rounds, one fresh guest boot per
  * round (A B A B ...), each running `foliobench run` in the guest through
- * fb_vm_run(); per-round results in DIR/<arm>/round-<i>.json, a summary of
- * medians at the end and DIR/ab.json describing what ran.
+ * fb_vm_run(); per-round results in DIR/<arm>/round-<i>.json, compare's
+ * tables at the end and DIR/ab.json describing what ran.
  */
 #include <argp.h>
 #include <errno.h>
@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 #include "model/fb.h"
-#include "analysis/stats.h"
+#include "analysis/compare.h"
+#include "analysis/gate.h"
 #include "guest/vm.h"
 #include "util/cli.h"
 
@@ -27,6 +28,7 @@
 #define AB_DEFAULT_SMP	1
 #define AB_MAX_WL	FB_MAX_WORKLOADS
 #define AB_MAX_PARAMS	32
+#define AB_SEQ_STEP	5	/* --until-decided: rounds between looks */
 
 struct ab_arm {
 	const char *name;	/* baseline | patched */
@@ -49,10 +51,11 @@ struct ab_env {
 	const char *flavour, *out_opt, *extra_append;
 	struct fb_vm_opts vo;
 	char out[PATH_MAX], exe[PATH_MAX], started[32];
+	struct fb_seq seq;	/* --until-decided: seq.max > 0 */
 };
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
-       OPT_PROBES, OPT_FLAVOR };
+       OPT_PROBES, OPT_FLAVOR, OPT_UNTIL };
 
 static const struct argp_option ab_options[] = {
 	{ "baseline", OPT_BASE, "K1", 0, "kernel A: bzImage, kernel directory or arm (baseline)",
@@ -67,6 +70,9 @@ static const struct argp_option ab_options[] = {
 	{ "flavor", OPT_FLAVOR, "F", OPTION_HIDDEN, NULL, 0 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (results/ab-<time>)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only these probes in the guest runs (repeatable)", 0 },
+	{ "until-decided", OPT_UNTIL, "MAX", 0, "after --rounds, add rounds 5 at a time up to MAX "
+	  "per arm until the gate passes or fails (alpha spent over the looks, docs/compare.md); "
+	  "`foliobench gate --looks N,5,MAX DIR` repeats the decision", 0 },
 	{ 0 },
 };
 
@@ -113,6 +119,11 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		return 0;
 	case OPT_PROBES:
 		return push(e->probes, &e->nprobes, AB_MAX_WL, "--probes", arg);
+	case OPT_UNTIL:
+		if (fb_opt_uint("ab", "--until-decided", arg, 3, AB_MAX_ROUNDS, &v) < 0)
+			return -1;
+		e->seq.max = (int)v;
+		return 0;
 	}
 	return 1;
 }
@@ -147,8 +158,7 @@ static const struct argp ab_argp = {
 	"and runs `foliobench run` in it.  K1/K2 are a bzImage, a kernel directory or an arm of "
 	"kernel-patches/arms.conf (built for flavour F first if needed)."
 	"\vWrites DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and DIR/ab.json; "
-	"prints per workload the median wall time and per probe the median count and mean "
-	"latency of each arm, then the commands that read DIR.  Exit status 0 if every boot and "
+	"prints the tables of `foliobench compare DIR`, then the commands that read DIR.  Exit status 0 if every boot and "
 	"run succeeded, 1 otherwise, 2 on bad options, 130 if interrupted.",
 	ab_children, NULL, NULL,
 };
@@ -229,154 +239,6 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	}
 	json_object_put(o);
 	return ret;
-}
-
-static void pct(char *buf, size_t len, double a, double b)
-{
-	if (isnan(a) || isnan(b) || a == 0)
-		fb_fmt(buf, len, "-");
-	else
-		fb_fmt(buf, len, "%+.1f%%", (b - a) / a * 100.0);
-}
-
-static void num(char *buf, size_t len, double v, int prec, const char *unit)
-{
-	if (isnan(v)) {
-		fb_fmt(buf, len, "-");
-		return;
-	}
-	/* nanoseconds: scale to a readable unit */
-	if (!strcmp(unit, "ns") && v >= 1e6) {
-		v /= 1e6;
-		unit = "ms";
-		prec = 2;
-	} else if (!strcmp(unit, "ns") && v >= 1e4) {
-		v /= 1e3;
-		unit = "us";
-		prec = 1;
-	}
-	fb_fmt(buf, len, "%.*f%s%s", prec, v, *unit ? " " : "", unit);
-}
-
-/* Per workload and per probe medians over the rounds of each arm. */
-static void summarise(const struct ab_arm *arms, const struct ab_run *runs, int nruns)
-{
-	struct fb_result *res[2][AB_MAX_ROUNDS] = { { NULL } };
-	int nres[2] = { 0, 0 };
-	char names[FB_MAX_PROBES + FB_MAX_WORKLOADS][64];
-	int nnames;
-	static double v[2][3][AB_MAX_ROUNDS];
-
-	for (int i = 0; i < nruns; i++) {
-		char err[256];
-		struct fb_result *r;
-
-		if (access(runs[i].result, R_OK) < 0)
-			continue;
-		r = fb_result_load(runs[i].result, err, sizeof(err));
-		if (!r) {
-			fb_err("ab: %s: %s", runs[i].result, err);
-			continue;
-		}
-		res[runs[i].arm][nres[runs[i].arm]++] = r;
-	}
-	printf("\nfoliobench ab: %d+%d results (%s | %s)\n", nres[0], nres[1],
-	       arms[0].name, arms[1].name);
-	if (!nres[0] && !nres[1])
-		goto out;
-
-	/* workloads: union of names, in order of appearance */
-	nnames = 0;
-	for (int a = 0; a < 2; a++)
-		for (int i = 0; i < nres[a]; i++)
-			for (int w = 0; w < res[a][i]->nworkloads; w++) {
-				const char *n = res[a][i]->workloads[w].name;
-				int k;
-
-				for (k = 0; k < nnames && strcmp(names[k], n); k++)
-					;
-				if (k == nnames && nnames < FB_MAX_WORKLOADS)
-					fb_fmt(names[nnames++], sizeof(names[0]), "%s", n);
-			}
-	printf("\n%-24s %14s %14s %9s\n", "workload (median wall)", arms[0].name,
-	       arms[1].name, "delta");
-	for (int k = 0; k < nnames; k++) {
-		double m[2];
-		char s0[32], s1[32], d[32];
-
-		for (int a = 0; a < 2; a++) {
-			int n = 0;
-
-			for (int i = 0; i < nres[a]; i++) {
-				const struct fb_workload_result *w =
-					fb_result_workload(res[a][i], names[k]);
-
-				if (w && w->status == FB_WL_OK)
-					v[a][0][n++] = (double)w->wall_ns / 1e6;
-			}
-			m[a] = fb_median(v[a][0], n);
-		}
-		num(s0, sizeof(s0), m[0], 1, "ms");
-		num(s1, sizeof(s1), m[1], 1, "ms");
-		pct(d, sizeof(d), m[0], m[1]);
-		printf("%-24s %14s %14s %9s\n", names[k], s0, s1, d);
-	}
-
-	/* probes: union of attached probe names */
-	nnames = 0;
-	for (int a = 0; a < 2; a++)
-		for (int i = 0; i < nres[a]; i++)
-			for (int p = 0; p < res[a][i]->nprobes; p++) {
-				const struct fb_probe_result *pr = &res[a][i]->probes[p];
-				int k;
-
-				if (pr->status != FB_ATTACHED || !pr->nstats)
-					continue;
-				for (k = 0; k < nnames && strcmp(names[k], pr->name); k++)
-					;
-				if (k == nnames && nnames < FB_MAX_PROBES)
-					fb_fmt(names[nnames++], sizeof(names[0]), "%s", pr->name);
-			}
-	if (!nnames)
-		goto out;
-	printf("\n%-28s %12s %12s %12s %12s %9s\n", "probe (medians)",
-	       "count A", "count B", "mean A", "mean B", "mean d");
-	for (int k = 0; k < nnames; k++) {
-		double cnt[2], mean[2];
-		char c0[32], c1[32], m0[32], m1[32], d[32];
-		const char *unit = "ns";
-
-		for (int a = 0; a < 2; a++) {
-			int n = 0, nm = 0;
-
-			for (int i = 0; i < nres[a]; i++) {
-				const struct fb_probe_result *pr =
-					fb_result_probe(res[a][i], names[k]);
-
-				if (!pr || pr->status != FB_ATTACHED || !pr->nstats)
-					continue;
-				if (pr->stats[0].h.unit[0])
-					unit = pr->stats[0].h.unit;
-				v[a][1][n++] = (double)pr->stats[0].h.count;
-				if (pr->stats[0].h.count)
-					v[a][2][nm++] = fb_hist_mean(&pr->stats[0].h);
-			}
-			cnt[a] = fb_median(v[a][1], n);
-			mean[a] = fb_median(v[a][2], nm);
-		}
-		num(c0, sizeof(c0), cnt[0], 0, "");
-		num(c1, sizeof(c1), cnt[1], 0, "");
-		num(m0, sizeof(m0), mean[0], 0, unit);
-		num(m1, sizeof(m1), mean[1], 0, unit);
-		pct(d, sizeof(d), mean[0], mean[1]);
-		printf("%-28s %12s %12s %12s %12s %9s\n", names[k], c0, c1, m0, m1, d);
-	}
-out:
-	printf("\n");
-	fflush(stdout);
-	for (int a = 0; a < 2; a++)
-		for (int i = 0; i < nres[a]; i++)
-			free(res[a][i]);
 }
 
 /* Kernels first (building them is the long part on a fresh machine), then DIR. */
@@ -481,10 +343,29 @@ static void ab_progress(const struct ab_env *e, const struct ab_run *run, int do
 		run->rc ? "FAILED" : "ok", run->rc, run->boot_s, run->total_s, el, eta);
 }
 
+/* --until-decided MAX: the first look at --rounds, the loop up to MAX; -1 if MAX < rounds */
+static int ab_until_decided(struct ab_env *e)
+{
+	struct fb_seq *seq = &e->seq;
+
+	if (seq->max < e->rounds || e->rounds < 3) {
+		fb_err("ab: --until-decided %d wants --rounds between 3 and %d (the first look)",
+		       seq->max, seq->max);
+		return -1;
+	}
+	seq->first = e->rounds;
+	seq->step = AB_SEQ_STEP;
+	seq->alpha = FB_GATE_ALPHA;
+	e->rounds = seq->max;
+	fb_info("ab: until decided: looks at %d, %d, ... up to %d rounds per arm", seq->first,
+		fb_seq_rounds(seq, 2), seq->max);
+	return 0;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_env *e = calloc(1, sizeof(*e));
-	int nruns = 0, failed = 0, r;
+	int nruns = 0, failed = 0, r, look = 1;
 	struct ab_run *runs = NULL;
 	uint64_t t0;
 
@@ -499,6 +380,8 @@ int cmd_ab(int argc, char **argv)
 	r = fb_argp_parse(&ab_argp, argc, argv, NULL, e);
 	if (!r)
 		r = fb_guest_opts_check("ab", &e->vo);
+	if (!r && e->seq.max && ab_until_decided(e))
+		r = 2;
 	if (r) {
 		free(e);
 		return r == 1 ? 0 : 2;	/* help, or bad options */
@@ -527,8 +410,12 @@ int cmd_ab(int argc, char **argv)
 			ab_progress(e, &runs[nruns - 1], nruns, t0);
 			write_ab_json(e, runs, nruns);
 		}
+		if (e->seq.max && rd == fb_seq_rounds(&e->seq, look) && !fb_stop &&
+		    fb_gate_look(stdout, e->out, e->arms[0].name, e->arms[1].name, &e->seq,
+				 look++) != FB_SEQ_CONTINUE)
+			break;
 	}
-	summarise(e->arms, runs, nruns);
+	fb_cmp_summary(stdout, e->out, e->arms[0].name, e->arms[1].name);
 	fb_info("ab: %d boots, %d failed, %.0fs; results in %s (ab.json)", nruns,
 		failed, (double)(fb_now_ns() - t0) / 1e9, e->out);
 	fb_info("ab: next: ./foliobench report %s; ./foliobench gate %s", e->out, e->out);

@@ -5,6 +5,9 @@
  * crashing or undefined behaviour, including names with odd characters,
  * zero or huge counts and sums, and probes/workloads missing on a side.
  *
+ * The gate (fixed, and look 1 of the sequential gate) runs on the same
+ * model.
+ *
  * The input is one or two results documents separated by a line "----";
  * with one, it is compared against itself (A/A).
  */
@@ -13,7 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/gate.h"
+#include "analysis/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,6 +35,21 @@ static int side(struct fb_side *s, const char *json, size_t len)
 	s->n = 1;
 	snprintf(s->name, sizeof(s->name), "side");
 	return s->r[0] ? 0 : -1;
+}
+
+static void gate(const struct fb_cmp *c, char *err, size_t len)
+{
+	static const struct fb_gate_opts o = {
+		.metrics = "*", .allow_missing = "func:*", .alpha = FB_GATE_ALPHA,
+		.beta = FB_GATE_BETA, .thr_pct = FB_GATE_THR_PCT,
+	};
+	static const struct fb_seq sq = { .first = 1, .step = 1, .max = 3, .alpha = FB_GATE_ALPHA };
+	struct fb_gate gt;
+
+	if (!fb_gate_eval(&gt, c, &o, err, len))
+		fb_gate_free(&gt);
+	fb_seq_decide(&sq, 1, c, &o, &gt, err, len);
+	fb_gate_free(&gt);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -54,6 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fb_cmp_print(null, &c, FB_FMT_MD);
 		fb_cmp_print(null, &c, FB_FMT_HTML);
 		fb_cmp_print(null, &c, FB_FMT_CSV);
+		gate(&c, err, sizeof(err));
 	}
 	fb_cmp_free(&c);
 	return 0;

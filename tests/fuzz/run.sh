@@ -18,10 +18,12 @@ mkdir -p "$out/corpus" "$out/seeds" "$out/artifacts"
 
 cc=("$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
-lib=(loader/model/results.c loader/model/hist.c loader/model/counts.c loader/util/util.c)
+lib=(loader/model/results.c loader/model/hist.c loader/model/counts.c loader/model/clock.c
+     loader/util/util.c)
 if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_results" 2>"$out/build.log" ||
-   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/compare.c loader/analysis/stats.c "${lib[@]}" \
+   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/model.c loader/analysis/render.c \
+		loader/analysis/gatemodel.c loader/analysis/stats.c "${lib[@]}" \
 	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log"; then
 	echo "not ok - $name: build failed (clang + libclang-rt-14-dev installed?); see $out/build.log"
 	head -5 "$out/build.log" | sed 's/^/# /'

@@ -2,10 +2,10 @@
 # gate-test.sh RESULTS_DIR - the regression gate on real guest rounds.
 #
 # `foliobench ab` with its defaults (15 rounds, 1 vCPU) baseline vs
-# baseline, then `foliobench gate` on it: the gate must be able to decide
-# (exit 0 or 1, every default gated metric tested; never "cannot detect").
-# Whether this one A/A run passed is printed, not asserted: that is the
-# false-alarm rate, a statistical property measured in reports/gate/.
+# baseline, then `foliobench gate` on it: every default gated metric must
+# be tested and end in a state (exit 0 pass, 1 fail, 3 unknown; never 2,
+# "cannot detect").  Which of the three this one A/A run gave is printed,
+# not asserted: those are rates, measured in reports/gate/.
 # Then the testing-only `regress` kernel with a large injected cost
 # (nf_tables.foliobench_inject_ns=1000, several times the noise): the gate
 # must fail and name func:nft_trans_alloc:p50.  (Nothing is asserted about
@@ -40,10 +40,10 @@ t "ab boots one vCPU by default (ncpus: $cpus)" test "$cpus" = "1 "
 "$fb" gate "$aa" --bmf "$res/aa-bmf.json" >"$res/gate-aa.out" 2>&1
 rc=$?
 sed 's/^/#   /' "$res/gate-aa.out"
-tested=$(grep -c -E '^(ok|REGRESSED) ' "$res/gate-aa.out")
-t "gate on A/A decides (exit $rc: 0 pass, 1 false alarm; never 2) over 3 gated metrics ($tested)" \
-	bash -c "[ $rc = 0 -o $rc = 1 ] && [ $tested = 3 ] && grep -q 'Holm over 3' '$res/gate-aa.out'"
-echo "# A/A gate: $([ $rc = 0 ] && echo pass || echo 'FALSE ALARM') (rates: reports/gate/README.md)"
+tested=$(grep -c -E '^(ok|REGRESSED|undecided) ' "$res/gate-aa.out")
+t "gate on A/A: exit $rc (0 pass, 1 false alarm, 3 unknown; never 2), 5 gated metrics tested ($tested)" \
+	bash -c "[ $rc = 0 -o $rc = 1 -o $rc = 3 ] && [ $tested = 5 ] && grep -q 'Holm over 5' '$res/gate-aa.out'"
+echo "# A/A gate: $(case $rc in 0) echo pass ;; 1) echo 'FALSE ALARM' ;; *) echo unknown ;; esac) (rates: reports/gate/README.md)"
 v=$(jq -r '."func:nft_trans_alloc".p50_ns.value // empty' "$res/aa-bmf.json" 2>/dev/null)
 t "BMF export has func:nft_trans_alloc p50_ns ($v)" test -n "$v"
 

@@ -1,121 +1,144 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * gate_sim.c - operating characteristics of `foliobench gate` on synthetic
- * rounds (not kernel data): R rounds per side of a results file with two
- * func probes and one workload; probe a_func's per-round mean is shifted by
- * SHIFT in NEW; every per-round mean gets gaussian noise of relative SD
- * (4000 samples per round, so the p50 the gate tests adds little noise of
- * its own).
- * Counts how often the gate fails and names a_func.
+ * gate_sim.c - operating characteristics of the gate on synthetic rounds
+ * (tests/sim/synth.h; not kernel data): how often it fails, passes and
+ * ends unknown, with a fixed number of rounds or sequentially as
+ * `ab --until-decided` runs it, through the same model and gate functions
+ * as `foliobench gate` (fb_cmp_build, fb_gate_eval, fb_seq_decide).
  *
- *   make unit
- *   cc -O2 -D_GNU_SOURCE -Iloader -Ibpf -o build/gate_sim tests/sim/gate_sim.c \
- *	build/loader/{compare,gate,report,stats,results,hist,util}.o -ljson-c -lm
- *   build/gate_sim ROUNDS TRIALS SHIFT SD      e.g. 10 100 0.05 0.02
+ *   make sim                  (builds build/sim/gate_sim)
+ *   build/sim/gate_sim fixed ROUNDS TRIALS SHIFT SD [METRICS]
+ *   build/sim/gate_sim seq FIRST STEP MAX TRIALS SHIFT SD [METRICS]
+ *   e.g. gate_sim fixed 15 1000 0.05 0.023; gate_sim seq 10 5 40 1000 0 0.3
+ *
+ * SHIFT moves a_func's scale in NEW (0.05 = +5%); SD is the relative
+ * round-to-round noise of every probe and the wall time.  METRICS is a
+ * gate --metrics list or preset (default, p50, tail).  A fail counts as a
+ * detection when a_func is among the REGRESSED metrics.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "model/fb.h"
+#include "analysis/gate.h"
+#include "synth.h"
 
-static uint64_t rs = 7;
+struct tally {
+	int fail, named, pass, unknown, error;
+	long rounds;
+};
 
-static double ur(void)
+static void count(struct tally *t, int fail, int pass, const struct fb_gate *gt, int rounds)
 {
-	rs = rs * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (double)(rs >> 11) / 9007199254740992.0;
+	int named = 0;
+
+	for (int i = 0; i < gt->ng; i++)
+		named |= gt->g[i].state == FB_GM_REGRESSED && !strncmp(gt->g[i].id, "func:a_func:", 12);
+	t->fail += fail;
+	t->named += fail && named;
+	t->pass += pass;
+	t->unknown += !fail && !pass;
+	t->rounds += rounds;
 }
 
-static double gauss(void)
+/* One trial: rounds are added to both sides until the gate decides. */
+static int trial(const struct fb_seq *sq, const struct synth *s, const struct fb_gate_opts *o,
+		 int sequential, struct tally *t)
 {
-	return sqrt(-2 * log(ur() + 1e-12)) * cos(2 * M_PI * ur());
-}
+	struct fb_cmp c = { 0 };
+	struct fb_gate gt = { 0 };
+	char err[256];
+	int looks = sequential ? fb_seq_looks(sq) : 1, ret = 0;
 
-static void round_file(const char *p, double shift, double sd)
-{
-	struct fb_result *r = calloc(1, sizeof(*r));
-	static const char *const names[2] = { "a_func", "b_func" };
+	for (int k = 1; k <= looks; k++) {
+		int n = sequential ? fb_seq_rounds(sq, k) : sq->max;
+		enum fb_seq_decision d;
 
-	r->schema_version = FB_SCHEMA_VERSION;
-	snprintf(r->tool_version, sizeof(r->tool_version), "%s", FB_VERSION);
-	for (int k = 0; k < 2; k++) {
-		struct fb_probe_result *pr = &r->probes[r->nprobes++];
-		double m = 1000 * (k ? 1 : 1 + shift) * (1 + sd * gauss());
-
-		snprintf(pr->name, sizeof(pr->name), "%s", names[k]);
-		pr->kind = FB_FUNC;
-		pr->status = FB_ATTACHED;
-		pr->nstats = 1;
-		snprintf(pr->stats[0].name, sizeof(pr->stats[0].name), "latency");
-		snprintf(pr->stats[0].h.unit, sizeof(pr->stats[0].h.unit), "ns");
-		for (int i = 0; i < 4000; i++)
-			fb_hist_add(&pr->stats[0].h, (uint64_t)(m * (0.5 + ur())));
+		while (c.base.n < n)
+			if (synth_add(&c.base, s, 0) || synth_add(&c.new, s, 1))
+				goto bad;
+		if (synth_build(&c))
+			goto bad;
+		fb_gate_free(&gt);
+		if (!sequential) {
+			if (fb_gate_eval(&gt, &c, o, err, sizeof(err)))
+				goto bad;
+			count(t, gt.outcome == FB_GATE_FAIL, gt.outcome == FB_GATE_PASS && !gt.cannot,
+			      &gt, n);
+			break;
+		}
+		err[0] = '\0';
+		d = fb_seq_decide(sq, k, &c, o, &gt, err, sizeof(err));
+		if (err[0])
+			goto bad;
+		if (d != FB_SEQ_CONTINUE) {
+			count(t, d == FB_SEQ_FAIL, d == FB_SEQ_PASS, &gt, n);
+			break;
+		}
 	}
-	r->nworkloads = 1;
-	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "w");
-	r->workloads[0].status = FB_WL_OK;
-	r->workloads[0].wall_ns = (uint64_t)(1e7 * (1 + sd * gauss()));
-	fb_result_save(r, p);
-	free(r);
+	goto out;
+bad:
+	t->error++;
+	ret = -1;
+out:
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+	return ret;
+}
+
+static void usage(void)
+{
+	fputs("usage: gate_sim fixed ROUNDS TRIALS SHIFT SD [METRICS]\n"
+	      "       gate_sim seq FIRST STEP MAX TRIALS SHIFT SD [METRICS]\n", stderr);
 }
 
 int main(int argc, char **argv)
 {
-	char dir[] = "/tmp/gate-sim.XXXXXX", b[64], n[64], p[96], out[96], cmd[256];
-	int rounds, trials, fails = 0, named = 0;
-	double shift, sd;
+	struct fb_gate_opts o = { .metrics = FB_GATE_METRICS, .alpha = FB_GATE_ALPHA,
+				  .beta = FB_GATE_BETA, .thr_pct = FB_GATE_THR_PCT };
+	struct fb_seq sq = { .alpha = FB_GATE_ALPHA, .spending = FB_SPEND_POCOCK };
+	struct synth s = { 0 };
+	struct tally t = { 0 };
+	int seq, trials, a;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: gate_sim ROUNDS TRIALS SHIFT SD\n");
+	if (argc < 2 || (strcmp(argv[1], "fixed") && strcmp(argv[1], "seq"))) {
+		usage();
 		return 2;
 	}
-	rounds = atoi(argv[1]);
-	trials = atoi(argv[2]);
-	shift = atof(argv[3]);
-	sd = atof(argv[4]);
-	if (!mkdtemp(dir))
+	seq = !strcmp(argv[1], "seq");
+	if (argc < (seq ? 8 : 6) || argc > (seq ? 9 : 7)) {
+		usage();
 		return 2;
-	snprintf(b, sizeof(b), "%s/b", dir);
-	snprintf(n, sizeof(n), "%s/n", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	mkdir(b, 0755);
-	mkdir(n, 0755);
-	for (int t = 0; t < trials; t++) {
-		int st, rc;
-		pid_t pid;
-
-		for (int i = 0; i < rounds; i++) {
-			snprintf(p, sizeof(p), "%s/r%d.json", b, i);
-			round_file(p, 0, sd);
-			snprintf(p, sizeof(p), "%s/r%d.json", n, i);
-			round_file(p, shift, sd);
-		}
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0) {
-			char *av[] = { "gate", b, n, NULL };
-
-			if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
-				_exit(3);
-			rc = cmd_gate(3, av);
-			fflush(stdout);
-			_exit(rc);
-		}
-		waitpid(pid, &st, 0);
-		rc = WIFEXITED(st) ? WEXITSTATUS(st) : 3;
-		if (rc == 1) {
-			fails++;
-			snprintf(cmd, sizeof(cmd), "grep -q '^REGRESSED *func:a_func:p50' %s", out);
-			named += system(cmd) == 0;
-		}
 	}
-	printf("rounds %d, shift %+.1f%%, noise SD %.1f%%: gate failed %d/%d, named a_func %d\n",
-	       rounds, shift * 100, sd * 100, fails, trials, named);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) ? 1 : 0;
+	a = 2;
+	if (seq) {
+		sq.first = atoi(argv[a++]);
+		sq.step = atoi(argv[a++]);
+	}
+	sq.max = atoi(argv[a++]);
+	if (!seq)
+		sq.first = sq.step = sq.max;
+	trials = atoi(argv[a++]);
+	s.shift = atof(argv[a++]);
+	s.sd = atof(argv[a++]);
+	o.metrics = fb_gate_metrics_preset(a < argc ? argv[a] : NULL);
+	if (sq.max < 1 || sq.max > FB_CMP_MAX_ROUNDS || !fb_seq_looks(&sq) || trials < 1) {
+		usage();
+		return 2;
+	}
+	for (int i = 0; i < trials; i++)
+		trial(&sq, &s, &o, seq, &t);
+	printf("synthetic rounds (not kernel data): %s, ", seq ? "sequential" : "fixed");
+	if (seq)
+		printf("looks at %d+%d.. up to %d rounds per side (%d looks, Pocock spending)",
+		       sq.first, sq.step, sq.max, fb_seq_looks(&sq));
+	else
+		printf("%d rounds per side", sq.max);
+	printf(", a_func shift %+.1f%%, noise SD %.1f%%, metrics %s\n", s.shift * 100, s.sd * 100,
+	       o.metrics);
+	printf("  of %d trials: fail %d (a_func named %d), pass %d, unknown %d; "
+	       "rounds per side used: mean %.1f%s\n", trials - t.error, t.fail, t.named, t.pass,
+	       t.unknown, (double)t.rounds / (trials - t.error > 0 ? trials - t.error : 1),
+	       t.error ? " (some trials failed to build)" : "");
+	return t.error ? 1 : 0;
 }

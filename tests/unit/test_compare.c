@@ -325,6 +325,21 @@ static void test_good(void)
 	CHECK(has_line(o, "kernfs_rwsem", "baseline", "4,000", "20", NULL), "lock table has contentions");
 	CHECK(has_line(o, "&root->kernfs_rwsem", NULL), "contention table present");
 	free(o);
+	{
+		/* ab's end-of-run summary is compare's text, from the same model */
+		FILE *f = fopen(err, "w");
+		char *sum;
+
+		CHECK(f && fb_cmp_summary(f, ab, "baseline", "patched") == 0,
+		      "ab summary (fb_cmp_summary) builds from the ab directory");
+		if (f)
+			fclose(f);
+		sum = slurp(err);
+		o = slurp(out);
+		CHECK(sum[0] == '\n' && !strcmp(sum + 1, o), "ab summary prints compare's tables");
+		free(sum);
+		free(o);
+	}
 
 	rc = run(cmd_compare, out, err, "compare", "--format", "md", ab, NULL);
 	o = slurp(out);

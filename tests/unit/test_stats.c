@@ -255,8 +255,23 @@ static void test_verdicts(void)
 	      strcmp(fb_verdict_name(FB_V_NA), "n/a") == 0, "verdict names");
 }
 
+/* the gate's helpers: inverse normal CDF and the robust CV */
+static void test_quantile_cv(void)
+{
+	double v[7] = { 100, 102, 98, 101, 99, 100, 500 }, flat[3] = { 5, 5, 5 };
+
+	CHECK(fabs(fb_norm_quantile(0.975) - 1.959964) < 1e-5, "z(0.975) = 1.95996");
+	CHECK(fabs(fb_norm_quantile(0.01) + 2.326348) < 1e-5, "z(0.01) = -2.32635");
+	CHECK(fabs(fb_norm_quantile(1e-10) + 6.361341) < 1e-4, "z(1e-10) = -6.3613 (far tail)");
+	CHECK(isnan(fb_norm_quantile(0)) && isnan(fb_norm_quantile(1)), "z(0), z(1): NaN");
+	/* MAD of {100,102,98,101,99,100,500} about 100 is 1: CV 1.4826%, the 500 ignored */
+	CHECK(fabs(fb_robust_cv(v, 7) - 0.014826) < 1e-9, "robust CV ignores one slow round");
+	CHECK(fb_robust_cv(flat, 3) == 0 && isnan(fb_robust_cv(v, 1)), "robust CV: flat 0, n=1 NaN");
+}
+
 int main(void)
 {
+	test_quantile_cv();
 	test_median();
 	test_rel_sd();
 	test_mwu_exact();

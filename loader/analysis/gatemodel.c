@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gatemodel.c - the gate as a pure function of the comparison model
+ * (gate.h): per gated metric a state (ok, regressed, lost, undecided,
+ * reported, untested), Holm-Bonferroni over the tested metrics, the gate's
+ * outcome (pass, fail, unknown), and the sequential looks of
+ * `ab --until-decided`.  No I/O.  Rules and measurements: docs/compare.md.
+ */
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/gate.h"
+
+#define GATE_MIN_ROUNDS	3
+#define GATE_MAX_NEED	100000
+#define GATE_POWER	0.8	/* rounds needed: for this chance of deciding */
+
+static int match_any(const char *id, const char *globs)
+{
+	char *save = NULL, *tok, *dup;
+	int hit = 0;
+
+	if (!globs || !(dup = strdup(globs)))
+		return 0;
+	for (tok = strtok_r(dup, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+		hit = !fnmatch(tok, id, 0);
+	free(dup);
+	return hit;
+}
+
+const char *fb_gate_metrics_preset(const char *s)
+{
+	if (!s || !strcmp(s, "default"))
+		return FB_GATE_METRICS;
+	if (!strcmp(s, "p50"))
+		return FB_GATE_METRICS_P50;
+	if (!strcmp(s, "tail"))
+		return FB_GATE_METRICS_TAIL;
+	return s;
+}
+
+int fb_metric_dir(const struct fb_metric *m)
+{
+	return m->lower_is_better < 0 ? 0 : m->lower_is_better ? 1 : -1;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+double fb_gate_min_p(const double *a, int na, const double *b, int nb)
+{
+	double pool[2 * FB_STATS_MAX_N];
+	struct fb_mwu u;
+
+	if (na <= 0 || nb <= 0 || na > FB_STATS_MAX_N || nb > FB_STATS_MAX_N)
+		return 1;
+	memcpy(pool, a, sizeof(*a) * (size_t)na);
+	memcpy(pool + na, b, sizeof(*b) * (size_t)nb);
+	qsort(pool, (size_t)(na + nb), sizeof(*pool), cmp_double);
+	/* the most extreme arrangement of the same values: every NEW above every BASE */
+	if (fb_mann_whitney(pool, na, pool + na, nb, &u))
+		return 1;
+	return u.p_greater;
+}
+
+/* 1 / C(2n, n): the exact test's smallest one-sided p with n rounds a side */
+static double exact_min_p(int n)
+{
+	double c = 1;
+
+	for (int i = 1; i <= n; i++)
+		c = c * (n + i) / i;
+	return 1 / c;
+}
+
+/*
+ * Rounds per side for an 80% chance to decide, if the true change is the
+ * measured one and the noise the measured noise: the log ratio of medians
+ * has variance (pi/2)(cv_a^2 + cv_b^2)/n for normal rounds.  To pass its
+ * upper bound must fall below the threshold; to fail the change must be
+ * significant at the first Holm threshold.
+ */
+static int rounds_needed(const struct fb_gated *x, double alpha, double beta, int family,
+			 double thr)
+{
+	double var = M_PI / 2 * (x->cv_a * x->cv_a + x->cv_b * x->cv_b);
+	double d, gap, z, n;
+
+	if (!isfinite(var) || !x->m->base || !isfinite(x->m->new))
+		return 0;
+	d = x->dir * (x->m->new / x->m->base - 1);
+	if (d < thr) {
+		gap = thr - d;
+		z = -fb_norm_quantile(beta) - fb_norm_quantile(1 - GATE_POWER);
+	} else {
+		gap = d;
+		z = -fb_norm_quantile(alpha / (family > 0 ? family : 1)) -
+		    fb_norm_quantile(1 - GATE_POWER);
+	}
+	n = gap > 0 ? ceil(var * z * z / (gap * gap)) : INFINITY;
+	if (!(n < GATE_MAX_NEED))
+		return GATE_MAX_NEED;
+	while (n < GATE_MAX_NEED && exact_min_p((int)n) >= alpha / (family > 0 ? family : 1))
+		n++;
+	return n < GATE_MIN_ROUNDS ? GATE_MIN_ROUNDS : (int)n;
+}
+
+/*
+ * BASE has the metric: did NEW lose it?  In some rounds when BASE has it in
+ * every round; in all rounds when BASE itself has it only in some (a
+ * function called now and then: a missing round there is not a loss).
+ */
+static int lost_in_new(const struct fb_gated *x, const struct fb_cmp *c, const char *allow)
+{
+	const struct fb_metric *m = x->m;
+
+	if (m->na == c->base.n ? m->nb == c->new.n : m->nb > 0)
+		return 0;
+	return !match_any(x->id, allow);
+}
+
+/* at least 2 values, all equal */
+static int constant(const double *v, int n)
+{
+	for (int i = 1; i < n; i++)
+		if (v[i] != v[0])
+			return 0;
+	return n >= 2;
+}
+
+/* An exact (deterministic) count: fails beyond the threshold in its direction. */
+static void eval_exact(struct fb_gated *x, double thr)
+{
+	const struct fb_metric *m = x->m;
+	double r = m->base ? m->new / m->base : (m->new ? INFINITY : 1);
+
+	x->exact = 1;
+	x->p = x->p_adj = 0;
+	x->lo = x->hi = r;
+	if (!x->dir)
+		x->state = r == 1 ? FB_GM_OK : FB_GM_REPORTED;
+	else if (x->dir > 0 ? r - 1 > thr : 1 - r > thr)
+		x->state = FB_GM_REGRESSED;
+	else
+		x->state = FB_GM_OK;
+}
+
+/* Everything but Holm: sets state for the metrics outside the tested family. */
+static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct fb_gate_opts *o)
+{
+	double alpha = o->alpha;
+	const struct fb_metric *m = x->m;
+	double thr = o->thr_pct / 100, lo99, hi99;
+	struct fb_mwu u;
+
+	x->dir = fb_metric_dir(m);
+	x->p = x->p_adj = x->min_p = 1;
+	x->lo = x->hi = x->cv_a = x->cv_b = NAN;
+	x->state = FB_GM_UNDECIDED;
+	if (!m->na) {
+		x->state = FB_GM_UNTESTED;
+		snprintf(x->why, sizeof(x->why), "no data in BASE");
+		return;
+	}
+	x->lost = c->new.n - m->nb;
+	if (lost_in_new(x, c, o->allow_missing)) {
+		x->state = FB_GM_LOST;
+		snprintf(x->why, sizeof(x->why), "lost data: no value in %d of %d NEW rounds",
+			 x->lost, c->new.n);
+		return;
+	}
+	if (!m->nb) {
+		x->state = FB_GM_UNTESTED;
+		snprintf(x->why, sizeof(x->why), "no data in NEW (--allow-missing)");
+		return;
+	}
+	if (m->type == FB_M_COUNT && m->deterministic) {
+		eval_exact(x, thr);
+		return;
+	}
+	x->cv_a = fb_robust_cv(m->a, m->na);
+	x->cv_b = fb_robust_cv(m->b, m->nb);
+	if (!x->dir) {
+		x->state = FB_GM_REPORTED;
+		snprintf(x->why, sizeof(x->why), "no declared direction: %s, not gated",
+			 fb_verdict_name(m->v));
+		return;
+	}
+	if (constant(m->a, m->na) && constant(m->b, m->nb)) {
+		/* the same value in every round of each side (icount guests): exact */
+		eval_exact(x, thr);
+		return;
+	}
+	if (m->na < GATE_MIN_ROUNDS || m->nb < GATE_MIN_ROUNDS) {
+		snprintf(x->why, sizeof(x->why), "%d+%d rounds, needs %d per side", m->na, m->nb,
+			 GATE_MIN_ROUNDS);
+		return;
+	}
+	if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
+		return;
+	x->tested = 1;
+	x->p = x->dir > 0 ? u.p_greater : u.p_less;
+	x->min_p = fb_gate_min_p(m->a, m->na, m->b, m->nb);
+	x->have_ci = fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 1 - 2 * o->beta,
+					   FB_BOOT_ITERS, FB_BOOT_SEED, &x->lo, &x->hi) == 0;
+	if (!x->have_ci) {
+		/* base median 0: a regression from nothing; rank test only */
+		if (x->p < alpha && x->dir * (m->new - m->base) > 0)
+			x->state = FB_GM_REGRESSED;
+		return;
+	}
+	/* could the change be as large as the threshold?  wide (99%) interval */
+	if (fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 0.99, FB_BOOT_ITERS,
+				  FB_BOOT_SEED, &lo99, &hi99)) {
+		lo99 = x->lo;
+		hi99 = x->hi;
+	}
+	lo99 = fmin(lo99, x->lo);
+	hi99 = fmax(hi99, x->hi);
+	/*
+	 * The rank test (Holm-corrected in holm()) is what bounds false alarms;
+	 * a bootstrap interval of medians from ~10 rounds is too coarse to be a
+	 * second significance test, so it only gives the direction and the
+	 * reach of the effect.
+	 */
+	if (x->p < alpha && (x->dir > 0 ? m->new > m->base && hi99 >= 1 + thr :
+			     m->new < m->base && lo99 <= 1 - thr))
+		x->state = FB_GM_REGRESSED;
+}
+
+static int cmp_p(const void *x, const void *y)
+{
+	const struct fb_gated *a = *(struct fb_gated *const *)x, *b = *(struct fb_gated *const *)y;
+
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+/* Holm-Bonferroni step-down over the tested metrics; returns the family size. */
+static int holm(struct fb_gate *gt, double alpha)
+{
+	struct fb_gated **s = calloc((size_t)(gt->ng > 0 ? gt->ng : 0) + 1, sizeof(*s));
+	int m = 0, stop = 0;
+	double run = 0;
+
+	if (!s)
+		return -1;
+	for (int i = 0; i < gt->ng; i++)
+		if (gt->g[i].tested)
+			s[m++] = &gt->g[i];
+	qsort(s, (size_t)m, sizeof(*s), cmp_p);
+	for (int k = 0; k < m; k++) {
+		run = fmax(run, fmin(1, (m - k) * s[k]->p));
+		s[k]->p_adj = run;
+		if (stop || s[k]->p >= alpha / (m - k)) {
+			stop = 1;
+			if (s[k]->state == FB_GM_REGRESSED)
+				s[k]->state = FB_GM_UNDECIDED;
+		}
+	}
+	free(s);
+	return m;
+}
+
+/* A tested metric that did not regress: decided ok, or undecided with rounds needed. */
+static void settle(struct fb_gated *x, double alpha, double beta, int family, double thr)
+{
+	int safe = x->have_ci && (x->dir > 0 ? x->hi < 1 + thr : x->lo > 1 - thr);
+
+	x->can_fail = x->min_p < alpha / family;
+	if (x->state != FB_GM_UNDECIDED)
+		return;
+	if (safe && x->can_fail) {
+		x->state = FB_GM_OK;
+		return;
+	}
+	x->need = rounds_needed(x, alpha, beta, family, thr);
+	if (!x->can_fail)
+		snprintf(x->why, sizeof(x->why), "cannot fail: smallest possible p %.2g is not "
+			 "below alpha/%d", x->min_p, family);
+	else
+		snprintf(x->why, sizeof(x->why), "interval reaches %s%.1f%%",
+			 x->dir > 0 ? "+" : "-", fabs((x->dir > 0 ? x->hi : x->lo) - 1) * 100);
+}
+
+static void outcome(struct fb_gate *gt, int family, double alpha)
+{
+	int exact_dir = 0, any_fail = 0;
+
+	for (int i = 0; i < gt->ng; i++) {
+		const struct fb_gated *x = &gt->g[i];
+
+		gt->nreg += x->state == FB_GM_REGRESSED;
+		gt->nlost += x->state == FB_GM_LOST;
+		gt->nundecided += x->state == FB_GM_UNDECIDED;
+		exact_dir |= x->exact && x->dir;
+		any_fail |= x->tested && x->can_fail;
+	}
+	gt->ntested = family;
+	if (gt->nreg || gt->nlost) {
+		gt->outcome = FB_GATE_FAIL;
+		return;
+	}
+	gt->outcome = gt->nundecided ? FB_GATE_UNKNOWN : FB_GATE_PASS;
+	if (family && !exact_dir && !any_fail) {
+		gt->cannot = 1;
+		for (gt->need_min = 2; exact_min_p(gt->need_min) >= alpha / family; gt->need_min++)
+			;
+	}
+}
+
+int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gate_opts *o,
+		 char *err, size_t errlen)
+{
+	int n = 0, family;
+
+	memset(gt, 0, sizeof(*gt));
+	for (int i = 0; i < c->nrows; i++)
+		n += c->rows[i].nm;
+	gt->g = calloc((size_t)n + 1, sizeof(*gt->g));
+	if (!gt->g) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < c->nrows; i++)
+		for (int k = 0; k < c->rows[i].nm; k++) {
+			struct fb_gated *x = &gt->g[gt->ng];
+
+			fb_metric_id(&c->rows[i], c->rows[i].m[k], x->id, sizeof(x->id));
+			if (!match_any(x->id, o->metrics))
+				continue;
+			x->row = &c->rows[i];
+			x->m = c->rows[i].m[k];
+			gt->ng++;
+		}
+	if (!gt->ng) {
+		snprintf(err, errlen, "--metrics '%s' matches no metric (ids: `foliobench compare "
+			 "--format csv`)", o->metrics);
+		return -1;
+	}
+	for (int i = 0; i < gt->ng; i++)
+		eval_metric(&gt->g[i], c, o);
+	family = holm(gt, o->alpha);
+	if (family < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < gt->ng; i++)
+		if (gt->g[i].tested)
+			settle(&gt->g[i], o->alpha, o->beta, family, o->thr_pct / 100);
+		else if (gt->g[i].state == FB_GM_UNDECIDED)
+			gt->g[i].need = GATE_MIN_ROUNDS;
+	outcome(gt, family, o->alpha);
+	return 0;
+}
+
+void fb_gate_free(struct fb_gate *gt)
+{
+	free(gt->g);
+	gt->g = NULL;
+	gt->ng = 0;
+}
+
+/* ---- sequential looks ---- */
+
+int fb_seq_looks(const struct fb_seq *s)
+{
+	if (s->first < 1 || s->step < 1 || s->max < s->first)
+		return 0;
+	return (s->max - s->first + s->step - 1) / s->step + 1;
+}
+
+int fb_seq_rounds(const struct fb_seq *s, int look)
+{
+	int n = s->first + (look - 1) * s->step;
+
+	if (look < 1)
+		return 0;
+	return n < s->max ? n : s->max;
+}
+
+double fb_seq_spent(const struct fb_seq *s, int n)
+{
+	double t = (double)n / s->max;
+
+	if (t <= 0)
+		return 0;
+	if (t >= 1)
+		return s->alpha;
+	if (s->spending == FB_SPEND_OBF)	/* Lan-DeMets O'Brien-Fleming, one-sided */
+		return fmin(s->alpha, 2 * fb_norm_cdf(fb_norm_quantile(s->alpha / 2) / sqrt(t)));
+	return s->alpha * log(1 + (M_E - 1) * t);	/* Lan-DeMets Pocock */
+}
+
+double fb_seq_alpha(const struct fb_seq *s, int look)
+{
+	if (look < 1 || look > fb_seq_looks(s))
+		return 0;
+	return fb_seq_spent(s, fb_seq_rounds(s, look)) -
+	       fb_seq_spent(s, look > 1 ? fb_seq_rounds(s, look - 1) : 0);
+}
+
+enum fb_seq_decision fb_seq_decide(const struct fb_seq *s, int look, const struct fb_cmp *c,
+				   const struct fb_gate_opts *o, struct fb_gate *gt,
+				   char *err, size_t errlen)
+{
+	struct fb_gate_opts ok = *o;
+	int last = look >= fb_seq_looks(s);
+
+	memset(gt, 0, sizeof(*gt));
+	ok.alpha = fb_seq_alpha(s, look);
+	ok.beta = o->beta * ok.alpha / s->alpha;	/* the same spending for passes */
+	if (ok.alpha <= 0 || fb_gate_eval(gt, c, &ok, err, errlen))
+		return FB_SEQ_UNKNOWN;
+	if (gt->outcome == FB_GATE_FAIL)
+		return FB_SEQ_FAIL;
+	if (gt->outcome == FB_GATE_PASS && !gt->cannot)
+		return FB_SEQ_PASS;
+	return last ? FB_SEQ_UNKNOWN : FB_SEQ_CONTINUE;
+}
+
+const char *fb_seq_decision_name(enum fb_seq_decision d)
+{
+	switch (d) {
+	case FB_SEQ_PASS:	return "pass";
+	case FB_SEQ_FAIL:	return "fail";
+	case FB_SEQ_UNKNOWN:	return "unknown";
+	case FB_SEQ_CONTINUE:	break;
+	}
+	return "continue";
+}

@@ -1,0 +1,659 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the comparison model (model.h): validation of the two sides,
+ * rows, metrics and their verdicts.  No I/O.  Design: docs/compare.md.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/model.h"
+
+#define MAX_CONT_LOCKS	64
+#define MAX_ROWS	512
+
+void fb_side_free(struct fb_side *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		free(s->files ? s->files[i] : NULL);
+		free(s->r ? s->r[i] : NULL);
+	}
+	free(s->files);
+	free(s->r);
+	s->files = NULL;
+	s->r = NULL;
+	s->n = 0;
+}
+
+/* ---- validation: same probes and workloads everywhere ---- */
+
+static const char *short_path(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* Names in x missing from y, as one message; 0 if x is a subset of y. */
+static int check_subset(const struct fb_result *x, const struct fb_result *y,
+			const char *xn, const char *yn, char *err, size_t errlen)
+{
+	for (int i = 0; i < x->nprobes; i++) {
+		const struct fb_probe_result *p = fb_result_probe(y, x->probes[i].name);
+
+		if (!p) {
+			snprintf(err, errlen, "mismatched probe sets: probe '%s' is in %s but not in %s",
+				 x->probes[i].name, xn, yn);
+			return -1;
+		}
+		if (p->kind != x->probes[i].kind) {
+			snprintf(err, errlen, "mismatched probes: '%s' is a %s probe in %s but a %s probe in %s",
+				 p->name, fb_kind_name(x->probes[i].kind), xn, fb_kind_name(p->kind), yn);
+			return -1;
+		}
+	}
+	for (int i = 0; i < x->nworkloads; i++)
+		if (!fb_result_workload(y, x->workloads[i].name)) {
+			snprintf(err, errlen, "mismatched workloads: '%s' is in %s but not in %s",
+				 x->workloads[i].name, xn, yn);
+			return -1;
+		}
+	return 0;
+}
+
+static int check_pair(const struct fb_result *x, const struct fb_result *y,
+		      const char *xn, const char *yn, char *err, size_t errlen)
+{
+	if (check_subset(x, y, xn, yn, err, errlen) || check_subset(y, x, yn, xn, err, errlen))
+		return -1;
+	return 0;
+}
+
+static int validate(const struct fb_cmp *c, char *err, size_t errlen)
+{
+	const struct fb_side *sd[2] = { &c->base, &c->new };
+	char xn[300], yn[300];
+
+	for (int s = 0; s < 2; s++)
+		for (int i = 1; i < sd[s]->n; i++) {
+			snprintf(xn, sizeof(xn), "%s", sd[s]->files[0]);
+			snprintf(yn, sizeof(yn), "%s", sd[s]->files[i]);
+			if (check_pair(sd[s]->r[0], sd[s]->r[i], xn, yn, err, errlen))
+				return -1;
+		}
+	snprintf(xn, sizeof(xn), "BASE (%s)", c->base.n > 1 ? c->base.path : short_path(c->base.files[0]));
+	snprintf(yn, sizeof(yn), "NEW (%s)", c->new.n > 1 ? c->new.path : short_path(c->new.files[0]));
+	if (check_pair(c->base.r[0], c->new.r[0], xn, yn, err, errlen))
+		return -1;
+	if (!c->base.r[0]->nprobes && !c->base.r[0]->nworkloads && !c->base.r[0]->ncontention) {
+		snprintf(err, errlen, "nothing to compare: the results hold no probes, workloads or contention");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- rows and metrics ---- */
+
+const char *fb_row_kind_name(enum fb_row_kind k)
+{
+	static const char *const n[] = {
+		[FB_ROW_FUNC] = "func", [FB_ROW_LOCK] = "lock", [FB_ROW_OTHER] = "probe",
+		[FB_ROW_WORKLOAD] = "workload", [FB_ROW_CONTENTION] = "contention",
+		[FB_ROW_EXTRA] = "extra",
+	};
+
+	return k < FB_ROW_NKINDS ? n[k] : "?";
+}
+
+void fb_metric_id(const struct fb_row *row, const struct fb_metric *m, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s:%s", fb_row_kind_name(row->kind), row->name, m->name);
+}
+
+static struct fb_row *new_row(struct fb_cmp *c, enum fb_row_kind kind, const char *name)
+{
+	struct fb_row *r;
+
+	if (c->nrows >= MAX_ROWS)
+		return NULL;
+	r = &c->rows[c->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	snprintf(r->name, sizeof(r->name), "%.79s", name);
+	return r;
+}
+
+static struct fb_metric *new_metric(struct fb_row *r, const char *name, const char *unit,
+				    enum fb_metric_type t, int lower_is_better)
+{
+	struct fb_metric *m;
+
+	if (r->nm >= FB_CMP_MAX_METRICS)
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	m->type = t;
+	m->lower_is_better = lower_is_better;
+	r->m[r->nm++] = m;
+	return m;
+}
+
+static void push(struct fb_metric *m, int side, double v)
+{
+	if (!m)
+		return;
+	if (side == 0 && m->na < FB_CMP_MAX_ROUNDS)
+		m->a[m->na++] = v;
+	else if (side == 1 && m->nb < FB_CMP_MAX_ROUNDS)
+		m->b[m->nb++] = v;
+}
+
+static int all_equal(const double *v, int n, double rel)
+{
+	for (int i = 1; i < n; i++)
+		if (fabs(v[i] - v[0]) > rel * fmax(fabs(v[0]), 1e-300))
+			return 0;
+	return 1;
+}
+
+/* Op counters of one round as "workload.op" = value; -1 if absent. */
+static double round_op(const struct fb_result *r, const char *id)
+{
+	const char *dot = strchr(id, '.');
+
+	if (!dot)
+		return -1;
+	for (int i = 0; i < r->nworkloads; i++) {
+		const struct fb_workload_result *w = &r->workloads[i];
+		uint64_t v;
+
+		if (strncmp(w->name, id, (size_t)(dot - id)) || w->name[dot - id])
+			continue;
+		if (fb_count_get(&w->ops, dot + 1, &v) == 0)
+			return (double)v;
+	}
+	return -1;
+}
+
+/*
+ * A count per round is deterministic if it is the same in every round of
+ * a side, or if its ratio to some op counter of the workloads is (e.g.
+ * nft_trans_alloc calls per nft.trans_objects when the number of objects
+ * varies).  Deterministic counts are compared exactly; others as noisy.
+ */
+static void decide_count(const struct fb_cmp *c, struct fb_metric *m)
+{
+	int neutral = m->lower_is_better < 0;
+
+	m->base = fb_median(m->a, m->na);
+	m->new = fb_median(m->b, m->nb);
+	memset(&m->st, 0, sizeof(m->st));
+	m->st.na = m->na;
+	m->st.nb = m->nb;
+	m->st.ci_lo = m->st.ci_hi = NAN;
+	if (!m->na || !m->nb) {
+		m->v = FB_V_NA;
+		return;
+	}
+	if (all_equal(m->a, m->na, 0) && all_equal(m->b, m->nb, 0)) {
+		m->deterministic = m->na >= 2 && m->nb >= 2;
+		goto exact;
+	}
+	/* per op: only if every round contributed, so indices line up */
+	if (m->na == c->base.n && m->nb == c->new.n) {
+		const struct fb_result *r0 = c->base.r[0];
+
+		for (int w = 0; w < r0->nworkloads; w++)
+			for (int k = 0; k < r0->workloads[w].ops.n; k++) {
+				char id[80];
+				double ra[FB_CMP_MAX_ROUNDS] = { 0 }, rb[FB_CMP_MAX_ROUNDS] = { 0 };
+				int ok = 1;
+
+				snprintf(id, sizeof(id), "%s.%s", r0->workloads[w].name,
+					 r0->workloads[w].ops.v[k].name);
+				for (int i = 0; i < m->na && ok; i++) {
+					double o = round_op(c->base.r[i], id);
+
+					ok = o > 0;
+					ra[i] = ok ? m->a[i] / o : 0;
+				}
+				for (int i = 0; i < m->nb && ok; i++) {
+					double o = round_op(c->new.r[i], id);
+
+					ok = o > 0;
+					rb[i] = ok ? m->b[i] / o : 0;
+				}
+				if (!ok || !all_equal(ra, m->na, 1e-9) || !all_equal(rb, m->nb, 1e-9))
+					continue;
+				snprintf(m->per, sizeof(m->per), "%.47s", id);
+				m->deterministic = m->na >= 2 && m->nb >= 2;
+				m->base = ra[0];
+				m->new = rb[0];
+				goto exact;
+			}
+	}
+	m->v = fb_verdict_noisy(m->a, m->na, m->b, m->nb, c->alpha, c->min_effect,
+				neutral ? 1 : m->lower_is_better, &m->st);
+	if (neutral && (m->v == FB_V_IMPROVED || m->v == FB_V_REGRESSED))
+		m->v = FB_V_CHANGED;
+	return;
+exact:
+	m->st.med_a = m->base;
+	m->st.med_b = m->new;
+	m->st.delta_pct = m->base ? (m->new / m->base - 1) * 100 : m->new ? INFINITY : 0;
+	if (m->base == m->new)
+		m->v = FB_V_NOCHANGE;
+	else
+		m->v = m->deterministic ? FB_V_CHANGED : FB_V_INCONCLUSIVE;
+}
+
+static void decide(const struct fb_cmp *c, struct fb_metric *m)
+{
+	int neutral = m->lower_is_better < 0;
+
+	if (m->type == FB_M_COUNT) {
+		decide_count(c, m);
+		return;
+	}
+	m->v = fb_verdict_noisy(m->a, m->na, m->b, m->nb, c->alpha, c->min_effect,
+				neutral ? 1 : m->lower_is_better, &m->st);
+	if (neutral && (m->v == FB_V_IMPROVED || m->v == FB_V_REGRESSED))
+		m->v = FB_V_CHANGED;
+	m->base = m->st.med_a;
+	m->new = m->st.med_b;
+}
+
+static const struct fb_hist *find_stat(const struct fb_probe_result *p, const char *name, int any)
+{
+	for (int i = 0; i < p->nstats; i++)
+		if (!strcmp(p->stats[i].name, name))
+			return &p->stats[i].h;
+	return any && p->nstats ? &p->stats[0].h : NULL;
+}
+
+static void note_add(struct fb_row *row, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_add(struct fb_row *row, const char *fmt, ...)
+{
+	size_t l = strlen(row->note);
+	va_list ap;
+
+	if (l && l + 2 < sizeof(row->note)) {
+		strcpy(row->note + l, "; ");
+		l += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(row->note + l, sizeof(row->note) - l, fmt, ap);
+	va_end(ap);
+}
+
+/* Was lock:contention_begin/end traced in this round? */
+static int contention_on(const struct fb_result *r)
+{
+	for (int i = 0; i < r->nprobes; i++)
+		if (r->probes[i].kind == FB_CONTENTION && r->probes[i].status == FB_ATTACHED)
+			return 1;
+	return r->ncontention > 0;
+}
+
+/* Contentions of a watched lock: run labels its entries with the probe name. */
+static double contentions_of(const struct fb_result *r, const char *lock)
+{
+	double n = 0;
+
+	for (int i = 0; i < r->ncontention; i++)
+		if (!strcmp(r->contention[i].lock, lock))
+			n += (double)r->contention[i].count;
+	return n;
+}
+
+static const struct fb_side *side_of(const struct fb_cmp *c, int s)
+{
+	return s ? &c->new : &c->base;
+}
+
+/*
+ * The probe or workload of a row in one round, if it has data there (probe
+ * attached, workload ok); else NULL with *why set to the round's reason.
+ */
+static const void *usable(const struct fb_row *row, const struct fb_result *r, const char **why)
+{
+	if (row->kind == FB_ROW_WORKLOAD) {
+		const struct fb_workload_result *w = fb_result_workload(r, row->name);
+
+		if (w && w->status == FB_WL_OK)
+			return w;
+		if (w)
+			*why = w->reason[0] ? w->reason : fb_wl_status_name(w->status);
+	} else {
+		const struct fb_probe_result *p = fb_result_probe(r, row->name);
+
+		if (p && p->status == FB_ATTACHED)
+			return p;
+		if (p)
+			*why = p->reason[0] ? p->reason : fb_probe_status_name(p->status);
+	}
+	return NULL;
+}
+
+typedef void (*round_fn)(const struct fb_row *row, struct fb_metric **m, int s,
+			 const void *item, const struct fb_result *round, const void *first);
+
+/* fn over the rounds of side s where the row's item has data; returns how many. */
+static int side_rounds(const struct fb_cmp *c, const struct fb_row *row, struct fb_metric **m,
+		       int s, round_fn fn, const void *first, const char **why)
+{
+	const struct fb_side *sd = side_of(c, s);
+	int used = 0;
+
+	for (int i = 0; i < sd->n; i++) {
+		const void *item = usable(row, sd->r[i], why);
+
+		if (!item)
+			continue;
+		used++;
+		fn(row, m, s, item, sd->r[i], first);
+	}
+	return used;
+}
+
+/* The metrics of a probe row; returns the row kind's metric layout in m[]. */
+static void probe_metrics(struct fb_row *row, const struct fb_probe_result *p0,
+			  struct fb_metric **m)
+{
+	static const struct mdef {
+		const char *name, *unit;
+		enum fb_metric_type type;
+		int lower_is_better;
+	} func[] = {
+		{ "calls", "count", FB_M_COUNT, -1 }, { "total", "ns", FB_M_NOISY, 1 },
+		{ "mean", "ns", FB_M_NOISY, 1 }, { "p50", "ns", FB_M_NOISY, 1 },
+		{ "p90", "ns", FB_M_NOISY, 1 }, { "p99", "ns", FB_M_NOISY, 1 }, { NULL },
+	}, lock[] = {
+		{ "acquisitions", "count", FB_M_COUNT, 1 }, { "wait_total", "ns", FB_M_NOISY, 1 },
+		{ "wait_mean", "ns", FB_M_NOISY, 1 }, { "hold_mean", "ns", FB_M_NOISY, 1 },
+		{ "hold_p99", "ns", FB_M_NOISY, 1 }, { "hold_total", "ns", FB_M_NOISY, 1 },
+		{ "contentions", "count", FB_M_COUNT, 1 }, { NULL },
+	};
+	const struct mdef *d = row->kind == FB_ROW_FUNC ? func : row->kind == FB_ROW_LOCK ? lock : NULL;
+
+	if (d) {
+		/* m[] in this order: probe_round() fills them by index */
+		for (int i = 0; d[i].name; i++)
+			m[i] = new_metric(row, d[i].name, d[i].unit, d[i].type, d[i].lower_is_better);
+		row->primary = row->kind == FB_ROW_FUNC ? 2 : 3;	/* mean, hold_mean */
+		return;
+	}
+	for (int i = 0; i < p0->nstats && i < FB_MAX_STATS; i++) {
+		const char *unit = p0->stats[i].h.unit[0] ? p0->stats[i].h.unit : "ns";
+		int lower = strcmp(unit, "ns") ? -1 : 1;	/* sizes: no better direction */
+		char nm[24];
+
+		snprintf(nm, sizeof(nm), "%.15s_count", p0->stats[i].name);
+		m[3 * i] = new_metric(row, nm, "count", FB_M_COUNT, -1);
+		snprintf(nm, sizeof(nm), "%.15s_mean", p0->stats[i].name);
+		m[3 * i + 1] = new_metric(row, nm, unit, FB_M_NOISY, lower);
+		snprintf(nm, sizeof(nm), "%.15s_p99", p0->stats[i].name);
+		m[3 * i + 2] = new_metric(row, nm, unit, FB_M_NOISY, lower);
+	}
+	row->primary = row->nm > 1 ? 1 : 0;
+}
+
+/* One attached round of a probe (p) into the metrics m[] of side s. */
+static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
+			const void *item, const struct fb_result *round, const void *first)
+{
+	const struct fb_probe_result *p = item, *p0 = first;
+	enum fb_row_kind kind = row->kind;
+
+	if (kind == FB_ROW_FUNC) {
+		const struct fb_hist *h = find_stat(p, "latency", 1);
+
+		if (!h)
+			return;
+		push(m[0], s, (double)h->count);
+		push(m[1], s, (double)h->sum);
+		if (!h->count)
+			return;
+		push(m[2], s, fb_hist_mean(h));
+		push(m[3], s, fb_hist_percentile(h, 50));
+		push(m[4], s, fb_hist_percentile(h, 90));
+		push(m[5], s, fb_hist_percentile(h, 99));
+	} else if (kind == FB_ROW_LOCK) {
+		const struct fb_hist *w = find_stat(p, "wait", 0);
+		const struct fb_hist *h = find_stat(p, "hold", 0);
+
+		/* one hold per acquisition; lock_stat counts waits = contentions */
+		if (w || h)
+			push(m[0], s, (double)(h ? h->count : w->count));
+		if (w) {
+			push(m[1], s, (double)w->sum);
+			if (w->count)
+				push(m[2], s, fb_hist_mean(w));
+		}
+		if (w && !strcmp(p->method, "lock_stat"))
+			push(m[6], s, (double)w->count);
+		else if (contention_on(round))
+			push(m[6], s, contentions_of(round, p0->name));
+		if (h) {
+			push(m[5], s, (double)h->sum);
+			if (h->count)
+				push(m[3], s, fb_hist_mean(h));
+			/* lock_stat rows have no distribution */
+			if (h->count && fb_hist_percentile(h, 100) > 0)
+				push(m[4], s, fb_hist_percentile(h, 99));
+		}
+	} else {
+		for (int k = 0; k < p0->nstats && k < FB_MAX_STATS; k++) {
+			const struct fb_hist *h = find_stat(p, p0->stats[k].name, 0);
+
+			if (!h)
+				continue;
+			push(m[3 * k], s, (double)h->count);
+			if (h->count) {
+				push(m[3 * k + 1], s, fb_hist_mean(h));
+				push(m[3 * k + 2], s, fb_hist_percentile(h, 99));
+			}
+		}
+	}
+}
+
+static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
+{
+	struct fb_metric *m[FB_CMP_MAX_METRICS] = { 0 };
+	enum fb_row_kind kind;
+	struct fb_row *row;
+
+	if (p0->kind == FB_FUNC || (p0->kind == FB_CALLSITE && find_stat(p0, "latency", 0)))
+		kind = FB_ROW_FUNC;
+	else if (p0->kind == FB_LOCK)
+		kind = FB_ROW_LOCK;
+	else
+		kind = FB_ROW_OTHER;
+	row = new_row(c, kind, p0->name);
+	if (!row)
+		return -1;
+	snprintf(row->pkind, sizeof(row->pkind), "%s", fb_kind_name(p0->kind));
+	probe_metrics(row, p0, m);
+	for (int s = 0; s < 2; s++) {
+		const char *why = "";
+		int used = side_rounds(c, row, m, s, probe_round, p0, &why);
+
+		if (!used)
+			note_add(row, "not attached in %s: %s", side_of(c, s)->name,
+				 why[0] ? why : "unknown");
+		else if (used < side_of(c, s)->n)
+			note_add(row, "attached in %d of %d rounds of %s", used, side_of(c, s)->n,
+				 side_of(c, s)->name);
+	}
+	for (int i = 0; i < row->nm; i++)
+		decide(c, row->m[i]);
+	return 0;
+}
+
+static void workload_round(const struct fb_row *row, struct fb_metric **m, int s,
+			   const void *item, const struct fb_result *round, const void *first)
+{
+	const struct fb_workload_result *w = item;
+
+	push(m[0], s, (double)w->wall_ns);
+	for (int k = 1; k < row->nm; k++) {
+		uint64_t v;
+
+		if (fb_count_get(&w->ops, m[k]->name + 4, &v) == 0)
+			push(m[k], s, (double)v);
+	}
+}
+
+static int build_workload(struct fb_cmp *c, const struct fb_workload_result *w0)
+{
+	struct fb_row *row = new_row(c, FB_ROW_WORKLOAD, w0->name);
+
+	if (!row)
+		return -1;
+	new_metric(row, "wall", "ns", FB_M_NOISY, 1);
+	row->primary = 0;
+	for (int k = 0; k < w0->ops.n; k++) {
+		char nm[24];
+
+		snprintf(nm, sizeof(nm), "ops.%.19s", w0->ops.v[k].name);
+		new_metric(row, nm, "count", FB_M_COUNT, -1);
+	}
+	for (int s = 0; s < 2; s++) {
+		const char *why = "";
+		int bad = side_of(c, s)->n - side_rounds(c, row, row->m, s, workload_round, w0, &why);
+
+		if (bad)
+			note_add(row, "not ok in %d of %d rounds of %s%s%s", bad, side_of(c, s)->n,
+				 side_of(c, s)->name, why[0] ? ": " : "", why);
+	}
+	for (int i = 0; i < row->nm; i++)
+		decide(c, row->m[i]);
+	return 0;
+}
+
+static int build_contention(struct fb_cmp *c)
+{
+	const struct fb_side *sd[2] = { &c->base, &c->new };
+	char names[MAX_CONT_LOCKS][64];
+	int n = 0;
+
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < sd[s]->n; i++)
+			for (int k = 0; k < sd[s]->r[i]->ncontention; k++) {
+				const char *l = sd[s]->r[i]->contention[k].lock;
+				int j;
+
+				for (j = 0; j < n; j++)
+					if (!strcmp(names[j], l))
+						break;
+				if (j == n && n < MAX_CONT_LOCKS)
+					snprintf(names[n++], sizeof(names[0]), "%s", l);
+			}
+	for (int j = 0; j < n; j++) {
+		struct fb_row *row = new_row(c, FB_ROW_CONTENTION, names[j]);
+		struct fb_metric *wait, *cnt;
+
+		if (!row)
+			return -1;
+		wait = new_metric(row, "wait", "ns", FB_M_NOISY, 1);
+		cnt = new_metric(row, "contentions", "count", FB_M_COUNT, 1);
+		row->primary = 0;
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < sd[s]->n; i++) {
+				double w = 0, k = 0;
+
+				for (int e = 0; e < sd[s]->r[i]->ncontention; e++) {
+					const struct fb_contention *ct = &sd[s]->r[i]->contention[e];
+
+					if (strcmp(ct->lock, names[j]))
+						continue;
+					w += (double)ct->wait_ns;
+					k += (double)ct->count;
+				}
+				push(wait, s, w);
+				push(cnt, s, k);
+			}
+		decide(c, wait);
+		decide(c, cnt);
+	}
+	return 0;
+}
+
+static int build_extra(struct fb_cmp *c)
+{
+	const struct fb_side *sd[2] = { &c->base, &c->new };
+	const struct fb_result *r0 = c->base.r[0];
+
+	for (int k = 0; k < r0->nextra; k++) {
+		struct fb_row *row = new_row(c, FB_ROW_EXTRA, r0->extra[k].key);
+		struct fb_metric *m;
+
+		if (!row)
+			return -1;
+		m = new_metric(row, "value", "", FB_M_COUNT, -1);
+		for (int s = 0; s < 2; s++)
+			for (int i = 0; i < sd[s]->n; i++)
+				for (int e = 0; e < sd[s]->r[i]->nextra; e++)
+					if (!strcmp(sd[s]->r[i]->extra[e].key, r0->extra[k].key)) {
+						push(m, s, sd[s]->r[i]->extra[e].val);
+						break;
+					}
+		decide(c, m);
+	}
+	return 0;
+}
+
+int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen)
+{
+	const struct fb_result *r0;
+
+	if (validate(c, err, errlen))
+		return -1;
+	c->rows = calloc(MAX_ROWS, sizeof(*c->rows));
+	if (!c->rows) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	r0 = c->base.r[0];
+	for (int i = 0; i < r0->nprobes; i++)
+		if (build_probe(c, &r0->probes[i]))
+			goto oom;
+	for (int i = 0; i < r0->nworkloads; i++)
+		if (build_workload(c, &r0->workloads[i]))
+			goto oom;
+	if (build_contention(c) || build_extra(c))
+		goto oom;
+	for (int i = 0; i < c->nrows; i++)
+		for (int k = 0; k < c->rows[i].nm; k++)
+			if (!c->rows[i].m[k])
+				goto oom;
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory or too many rows");
+	return -1;
+}
+
+void fb_cmp_rows_free(struct fb_cmp *c)
+{
+	for (int i = 0; i < c->nrows; i++)
+		for (int k = 0; k < c->rows[i].nm; k++)
+			free(c->rows[i].m[k]);
+	free(c->rows);
+	c->rows = NULL;
+	c->nrows = 0;
+}
+
+void fb_cmp_free(struct fb_cmp *c)
+{
+	fb_cmp_rows_free(c);
+	fb_side_free(&c->base);
+	fb_side_free(&c->new);
+}
+

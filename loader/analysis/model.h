@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - the comparison model: sides -> rows -> metrics -> verdicts.
+ *
+ * Pure: no file, no terminal.  Each side (BASE, NEW) is a list of loaded
+ * rounds (side.h loads them).  fb_cmp_build() matches probes, workloads,
+ * contended locks and extra values by name and makes one row per item;
+ * each row holds metrics with one value per round per side, their medians
+ * and a verdict (stats.h).  compare, report, gate and ab's summary read
+ * the rows; render.h prints them.
+ */
+#ifndef FB_MODEL_H
+#define FB_MODEL_H
+
+#include <stddef.h>
+
+#include "model/fb.h"
+#include "analysis/stats.h"
+
+#define FB_CMP_MAX_ROUNDS	FB_STATS_MAX_N
+#define FB_CMP_MAX_METRICS	16
+
+struct fb_side {
+	char path[512];		/* file or directory as given */
+	char name[64];		/* arm: directory name, else host.arm, else "base"/"new" */
+	int n;
+	char **files;
+	struct fb_result **r;
+};
+
+enum fb_row_kind {
+	FB_ROW_FUNC,		/* func and callsite probes: latency */
+	FB_ROW_LOCK,		/* lock probes: wait + hold */
+	FB_ROW_OTHER,		/* other probe kinds: per stat count/mean/p99 */
+	FB_ROW_WORKLOAD,
+	FB_ROW_CONTENTION,	/* lock:contention_begin/end by lock */
+	FB_ROW_EXTRA,		/* extra key/values */
+	FB_ROW_NKINDS,
+};
+
+enum fb_metric_type {
+	FB_M_NOISY,		/* latency, wall time: rank test + bootstrap */
+	FB_M_COUNT,		/* compared exactly when deterministic */
+};
+
+struct fb_metric {
+	char name[24];		/* calls, total, mean, p50, ..., wall, ops.X */
+	char unit[8];		/* ns, count */
+	enum fb_metric_type type;
+	int lower_is_better;	/* 1, 0, or -1 for direction-neutral */
+	int na, nb;
+	double a[FB_CMP_MAX_ROUNDS], b[FB_CMP_MAX_ROUNDS];
+	double base, new;	/* medians across rounds (per op if per[0]) */
+	enum fb_verdict v;
+	struct fb_cmp_stats st;
+	int deterministic;	/* count found constant (per op if per[0]) */
+	char per[48];		/* "nft.trans_objects" if normalised per op */
+};
+
+struct fb_row {
+	enum fb_row_kind kind;
+	char name[80];
+	char pkind[16];		/* probe kind as in the results file */
+	char note[240];		/* unavailable on a side, failed rounds, ... */
+	int nm;
+	int primary;		/* metric whose verdict is the row's */
+	struct fb_metric *m[FB_CMP_MAX_METRICS];
+};
+
+struct fb_cmp {
+	struct fb_side base, new;
+	double alpha, min_effect;
+	int nrows;
+	struct fb_row *rows;
+};
+
+/* Builds rows from loaded sides; -1 with err on mismatched sets. */
+int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen);
+/* Frees the rows and both sides' rounds; or only the rows (to build again). */
+void fb_cmp_free(struct fb_cmp *c);
+void fb_cmp_rows_free(struct fb_cmp *c);
+void fb_side_free(struct fb_side *s);
+
+/* "func:nft_trans_alloc:mean" */
+void fb_metric_id(const struct fb_row *row, const struct fb_metric *m, char *buf, size_t len);
+const char *fb_row_kind_name(enum fb_row_kind k);
+
+#endif /* FB_MODEL_H */

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * side.h - reading the rounds of a side from disk into the model.
+ *
+ * fb_side_load() is the one place that turns a path (one results file, or
+ * an arm directory of round files) into a struct fb_side; everything else
+ * in analysis works on loaded sides.
+ */
+#ifndef FB_SIDE_H
+#define FB_SIDE_H
+
+#include <stddef.h>
+
+#include "analysis/model.h"
+
+/*
+ * Loads one side: a results file, or a directory of *.json rounds
+ * (recursively, not ab.json).  Returns 0, or -1 with one line in err;
+ * call fb_side_free() either way.
+ */
+int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen);
+
+/*
+ * Fills c from one (ab directory: its baseline/ and patched/, or the arms
+ * named by base_arm/new_arm) or two paths, and builds the rows.  Returns
+ * 0, or -1 with one line in err.  Call fb_cmp_free() either way.
+ */
+int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
+		const char *base_arm, const char *new_arm,
+		double alpha, double min_effect, char *err, size_t errlen);
+
+#endif /* FB_SIDE_H */

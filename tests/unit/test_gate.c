@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_gate.c - the gate's rules (gate.h) on synthetic rounds
+ * (tests/sim/synth.h; not kernel data): pass / fail / unknown, lost data,
+ * the "cannot detect" guard's smallest p, direction of counts, p90 gated
+ * by default, rounds needed, the sequential looks, and exit code 3 through
+ * `foliobench gate` itself.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "analysis/compare.h"
+#include "analysis/gate.h"
+#include "synth.h"
+#include "tap.h"
+
+#define CHECK(cond, name) CHECKF(cond, "%s", name)
+
+static const struct fb_gate_opts defaults = {
+	.metrics = FB_GATE_METRICS, .alpha = FB_GATE_ALPHA, .beta = FB_GATE_BETA,
+	.thr_pct = FB_GATE_THR_PCT,
+};
+
+/* n + n synthetic rounds in c, built */
+static int sides(struct fb_cmp *c, const struct synth *s, int na, int nb)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i < na; i++)
+		if (synth_add(&c->base, s, 0))
+			return -1;
+	for (int i = 0; i < nb; i++)
+		if (synth_add(&c->new, s, 1))
+			return -1;
+	return synth_build(c);
+}
+
+static const struct fb_gated *find(const struct fb_gate *gt, const char *id)
+{
+	for (int i = 0; i < gt->ng; i++)
+		if (!strcmp(gt->g[i].id, id))
+			return &gt->g[i];
+	return NULL;
+}
+
+/* gate outcome of na + nb rounds of s with options o; fills gt */
+static int gate(const struct synth *s, int na, int nb, const struct fb_gate_opts *o,
+		struct fb_gate *gt, struct fb_cmp *c)
+{
+	char err[256];
+
+	if (sides(c, s, na, nb) || fb_gate_eval(gt, c, o, err, sizeof(err)))
+		return -1;
+	return (int)gt->outcome;
+}
+
+static void test_outcomes(void)
+{
+	struct fb_cmp c;
+	struct fb_gate gt;
+	const struct fb_gated *g;
+	struct synth quiet = { .sd = 0.01 }, noisy = { .sd = 0.30 }, reg = { .sd = 0.01, .shift = 0.2 };
+	int rc;
+
+	rc = gate(&quiet, 15, 15, &defaults, &gt, &c);
+	CHECKF(rc == FB_GATE_PASS && !gt.nundecided, "1%% noise A/A, 15 rounds: pass (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	rc = gate(&noisy, 15, 15, &defaults, &gt, &c);
+	g = find(&gt, "func:a_func:p50");
+	CHECKF(rc == FB_GATE_UNKNOWN, "30%% CV A/A, 15 rounds: unknown, not pass (rc %d)", rc);
+	CHECKF(g && g->state == FB_GM_UNDECIDED && g->need > 15 && g->cv_a > 0.1,
+	       "undecided metric says the rounds its noise needs (%d, CV %.0f%%)",
+	       g ? g->need : -1, g ? g->cv_a * 100 : -1);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	rc = gate(&reg, 15, 15, &defaults, &gt, &c);
+	g = find(&gt, "func:a_func:p50");
+	CHECKF(rc == FB_GATE_FAIL && g && g->state == FB_GM_REGRESSED,
+	       "+20%% a_func, 1%% noise: fail, a_func p50 regressed (rc %d)", rc);
+	CHECK(find(&gt, "func:b_func:p50")->state == FB_GM_OK, "b_func stays ok");
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
+static void test_lost(void)
+{
+	struct fb_gate_opts allow = defaults;
+	struct synth all = { .sd = 0.01, .shift = 0.043, .lost = 15 }, some = { .sd = 0.01, .lost = 3 };
+	struct fb_cmp c;
+	struct fb_gate gt;
+	const struct fb_gated *g;
+	int rc;
+
+	rc = gate(&all, 15, 15, &defaults, &gt, &c);
+	g = find(&gt, "func:a_func:p50");
+	CHECKF(rc == FB_GATE_FAIL && gt.nlost >= 2 && g && g->state == FB_GM_LOST && g->lost == 15,
+	       "NEW lost a_func in every round: fail, lost data named (rc %d, lost %d)", rc,
+	       gt.nlost);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	rc = gate(&some, 15, 15, &defaults, &gt, &c);
+	g = find(&gt, "func:a_func:p90");
+	CHECKF(rc == FB_GATE_FAIL && g && g->state == FB_GM_LOST && g->lost == 3 &&
+	       strstr(g->why, "3 of 15"), "NEW lost a_func in 3 of 15 rounds: fail (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	/* called now and then: BASE has a_func p50 in 13 of 15 rounds, NEW in 12: not a loss */
+	if (sides(&c, &some, 15, 15) == 0) {
+		for (int i = 0; i < c.nrows; i++)
+			for (int k = 0; k < c.rows[i].nm; k++)
+				if (!strcmp(c.rows[i].name, "a_func") &&
+				    !strcmp(c.rows[i].m[k]->name, "p50"))
+					c.rows[i].m[k]->na = 13;
+		fb_gate_eval(&gt, &c, &defaults, (char[64]){ 0 }, 64);
+		g = find(&gt, "func:a_func:p50");
+		CHECKF(g && g->state != FB_GM_LOST && find(&gt, "func:a_func:p90")->state == FB_GM_LOST,
+		       "intermittent in BASE (13/15) and NEW (12/15): not lost; p90 (15/15 in BASE) is");
+		fb_gate_free(&gt);
+		fb_cmp_free(&c);
+	}
+
+	allow.allow_missing = "func:a_func:*";
+	rc = gate(&all, 15, 15, &allow, &gt, &c);
+	g = find(&gt, "func:a_func:p50");
+	CHECKF(rc == FB_GATE_PASS && !gt.nlost && g && g->state == FB_GM_UNTESTED,
+	       "--allow-missing func:a_func:* accepts the loss (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
+/* the guard uses the test's own method: exact without ties, else normal with ties */
+static void test_min_p(void)
+{
+	double a[40], b[40], same[5] = { 7, 7, 7, 7, 7 };
+	struct synth big = { .sd = 0.01, .shift = 1.0 };
+	struct fb_cmp c;
+	struct fb_gate gt;
+	const struct fb_gated *g;
+	int rc;
+
+	for (int i = 0; i < 40; i++) {
+		a[i] = 100 + i;
+		b[i] = 200 + i;
+	}
+	CHECKF(fabs(fb_gate_min_p(a, 5, b, 5) - 1.0 / 252) < 1e-12,
+	       "5+5 without ties: exact smallest p 1/252 (%g)", fb_gate_min_p(a, 5, b, 5));
+	CHECKF(fb_gate_min_p(a, 3, b, 40) > 0.002 && fb_gate_min_p(a, 3, b, 40) < 0.0025,
+	       "3+40: normal approximation's smallest p 0.0023, not the exact 1/12341 (%g)",
+	       fb_gate_min_p(a, 3, b, 40));
+	CHECKF(fb_gate_min_p(same, 5, same, 5) == 1, "5+5 all tied: smallest p is 1 (%g)",
+	       fb_gate_min_p(same, 5, same, 5));
+
+	rc = gate(&big, 3, 40, &defaults, &gt, &c);
+	g = find(&gt, "func:a_func:p50");
+	CHECKF(rc != FB_GATE_PASS && g && !g->can_fail && gt.cannot,
+	       "3 vs 40 rounds, +100%%: the gate knows it cannot fail (rc %d, cannot %d)", rc,
+	       gt.cannot);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
+static void test_direction_and_tail(void)
+{
+	struct fb_gate_opts calls = defaults, p50 = defaults;
+	struct synth tail = { .sd = 0.01, .tail = 0.4 };
+	struct fb_cmp c;
+	struct fb_gate gt;
+	struct fb_metric *m;
+	int rc;
+
+	calls.metrics = "func:*:calls";
+	if (sides(&c, &tail, 5, 5))
+		return;
+	/* calls 2000 -> 0 in NEW: a count without a declared direction */
+	for (int i = 0; i < c.nrows; i++)
+		for (int k = 0; k < c.rows[i].nm; k++) {
+			m = c.rows[i].m[k];
+			if (!strcmp(m->name, "calls") && !strcmp(c.rows[i].name, "a_func")) {
+				for (int j = 0; j < m->nb; j++)
+					m->b[j] = 0;
+				m->new = 0;
+			}
+		}
+	rc = fb_gate_eval(&gt, &c, &calls, (char[64]){ 0 }, 64) ? -1 : (int)gt.outcome;
+	CHECKF(rc != FB_GATE_FAIL && find(&gt, "func:a_func:calls")->state == FB_GM_REPORTED &&
+	       find(&gt, "func:a_func:calls")->dir == 0,
+	       "calls 2000 -> 0 (no declared direction): reported, not failed (rc %d)", rc);
+	CHECK(fb_metric_dir(c.rows[0].m[0]) == 0, "calls: no declared direction");
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	/* icount guests: the same p50 in every round of each side is compared exactly */
+	if (sides(&c, &tail, 3, 3))
+		return;
+	for (int i = 0; i < c.nrows; i++)
+		for (int k = 0; k < c.rows[i].nm; k++) {
+			m = c.rows[i].m[k];
+			for (int j = 0; j < 3 && !strcmp(m->name, "p50"); j++) {
+				m->a[j] = 1000;
+				m->b[j] = c.rows[i].name[0] == 'a' ? 1100 : 1000;
+			}
+			if (!strcmp(m->name, "p50"))
+				m->base = 1000, m->new = m->b[0];
+		}
+	p50.metrics = "func:*:p50";
+	rc = fb_gate_eval(&gt, &c, &p50, (char[64]){ 0 }, 64) ? -1 : (int)gt.outcome;
+	CHECKF(rc == FB_GATE_FAIL && find(&gt, "func:a_func:p50")->exact &&
+	       find(&gt, "func:a_func:p50")->state == FB_GM_REGRESSED &&
+	       find(&gt, "func:b_func:p50")->state == FB_GM_OK,
+	       "constant p50 per side (3 rounds): +10%% fails exactly, equal is ok (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	rc = gate(&tail, 15, 15, &defaults, &gt, &c);
+	CHECKF(rc == FB_GATE_FAIL && find(&gt, "func:a_func:p90")->state == FB_GM_REGRESSED &&
+	       find(&gt, "func:a_func:p50")->state == FB_GM_OK,
+	       "slowest 20%% of a_func +40%%: p90 gated by default fails, p50 ok (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+	p50.metrics = FB_GATE_METRICS_P50;
+	rc = gate(&tail, 15, 15, &p50, &gt, &c);
+	CHECKF(rc == FB_GATE_PASS, "the p50 preset does not see the tail (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
+static void test_seq(void)
+{
+	struct fb_seq p = { .first = 10, .step = 5, .max = 40, .alpha = 0.01 };
+	struct fb_seq o = p;
+	struct synth quiet = { .sd = 0.01 }, noisy = { .sd = 0.3 }, reg = { .sd = 0.01, .shift = 0.2 };
+	struct fb_cmp c;
+	struct fb_gate gt;
+	double sum = 0;
+	char err[128] = "";
+	enum fb_seq_decision d;
+
+	o.spending = FB_SPEND_OBF;
+	CHECKF(fb_seq_looks(&p) == 7 && fb_seq_rounds(&p, 1) == 10 && fb_seq_rounds(&p, 7) == 40,
+	       "looks at 10, 15, ..., 40 (%d looks)", fb_seq_looks(&p));
+	for (int k = 1; k <= fb_seq_looks(&p); k++) {
+		sum += fb_seq_alpha(&p, k);
+		if (fb_seq_alpha(&p, k) <= 0)
+			sum = NAN;
+	}
+	CHECKF(fabs(sum - 0.01) < 1e-12, "alpha spent over all looks sums to alpha (%.6g)", sum);
+	CHECKF(fb_seq_spent(&o, 10) < fb_seq_spent(&p, 10) / 100 && fb_seq_spent(&o, 40) == 0.01,
+	       "O'Brien-Fleming spends almost nothing early (%.2g vs Pocock %.2g)",
+	       fb_seq_spent(&o, 10), fb_seq_spent(&p, 10));
+
+	sides(&c, &reg, 10, 10);
+	d = fb_seq_decide(&p, 1, &c, &defaults, &gt, err, sizeof(err));
+	CHECKF(d == FB_SEQ_FAIL, "+20%%: fails at the first look (%s)", fb_seq_decision_name(d));
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+	sides(&c, &quiet, 10, 10);
+	d = fb_seq_decide(&p, 1, &c, &defaults, &gt, err, sizeof(err));
+	CHECKF(d == FB_SEQ_PASS, "1%% noise A/A passes at the first look (%s)",
+	       fb_seq_decision_name(d));
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+	sides(&c, &noisy, 10, 10);
+	d = fb_seq_decide(&p, 1, &c, &defaults, &gt, err, sizeof(err));
+	CHECKF(d == FB_SEQ_CONTINUE, "30%% CV: continues at look 1 (%s)", fb_seq_decision_name(d));
+	fb_gate_free(&gt);
+	d = fb_seq_decide(&p, 7, &c, &defaults, &gt, err, sizeof(err));
+	CHECKF(d == FB_SEQ_UNKNOWN, "30%% CV at the last look: unknown (%s)", fb_seq_decision_name(d));
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
+/* cmd_gate(av) in a child with stdout to out; its exit status */
+static int run_gate(const char *out, char **av)
+{
+	int st, ac = 0;
+	pid_t pid;
+
+	while (av[ac])
+		ac++;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int rc;
+
+		if (!freopen(out, "w", stdout) || !freopen("/dev/null", "w", stderr))
+			_exit(99);
+		rc = cmd_gate(ac, av);
+		fflush(stdout);
+		_exit(rc);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* exit 3 and the rounds needed, through the subcommand */
+static void test_cli(void)
+{
+	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], p[96], out[96], cmd[320];
+	struct synth noisy = { .sd = 0.30 };
+	int rc;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(n, sizeof(n), "%s/n", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	mkdir(b, 0755);
+	mkdir(n, 0755);
+	for (int i = 0; i < 15; i++)
+		for (int s = 0; s < 2; s++) {
+			struct fb_result *r = synth_round(&noisy, s, i);
+
+			snprintf(p, sizeof(p), "%s/round-%d.json", s ? n : b, i + 1);
+			fb_result_save(r, p);
+			free(r);
+		}
+	rc = run_gate(out, (char *[]){ "gate", b, n, NULL });
+	snprintf(cmd, sizeof(cmd), "grep -q '^gate: UNKNOWN' %s && grep -q 'rounds per side' %s",
+		 out, out);
+	CHECKF(rc == 3 && system(cmd) == 0,
+	       "foliobench gate on 30%% CV rounds: exit 3, UNKNOWN with rounds needed (rc %d)", rc);
+	rc = run_gate(out, (char *[]){ "gate", "--looks", "10,5,40", b, n, NULL });
+	snprintf(cmd, sizeof(cmd), "grep -q '^gate: sequential look 2 of 7' %s && "
+		 "grep -q 'continue to 20 rounds per side' %s", out, out);
+	CHECKF(rc == 3 && system(cmd) == 0,
+	       "gate --looks 10,5,40 on 15 noisy rounds: look 2 of 7, continue, exit 3 (rc %d)", rc);
+	{
+		/* what ab --until-decided calls after each look's rounds */
+		struct fb_seq sq = { .first = 10, .step = 5, .max = 40, .alpha = FB_GATE_ALPHA };
+		FILE *f = fopen(out, "w");
+		int d = f ? fb_gate_look(f, dir, "b", "n", &sq, 2) : -1;
+
+		if (f)
+			fclose(f);
+		snprintf(cmd, sizeof(cmd), "grep -q 'continue to 20 rounds per side' %s", out);
+		CHECKF(d == FB_SEQ_CONTINUE && system(cmd) == 0,
+		       "fb_gate_look (ab --until-decided) on an ab directory: continue (%d)", d);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("# cannot remove %s\n", dir);
+}
+
+int main(void)
+{
+	test_outcomes();
+	test_lost();
+	test_min_p();
+	test_direction_and_tail();
+	test_seq();
+	test_cli();
+	return tap_done();
+}
