@@ -146,7 +146,8 @@ static void test_print(void)
 	       strstr(buf, "base: dropped again: symlink to a directory, not followed\n") &&
 	       strstr(buf, "base: dropped round-1-copy.json: the same round as "),
 	       "the rounds used and each one dropped are printed, in version order");
-	printf("%s", buf);
+	for (char *l = strtok(buf, "\n"); l; l = strtok(NULL, "\n"))
+		printf("# %s\n", l);
 	free(buf);
 	fb_rounds_free(&rs);
 }
