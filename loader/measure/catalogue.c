@@ -104,17 +104,76 @@ const struct fb_probe_def fb_probes[] = {
 
 const int fb_nprobes = sizeof(fb_probes) / sizeof(fb_probes[0]);
 
+/*
+ * Workload parameters: the one place their defaults and limits live.  The
+ * maxima keep a run inside this project's machines (2 CPUs, 24 GiB host,
+ * 2 GiB qemu guests): nft.descriptors=100000 peaked at 33 MB RSS in the
+ * workload child and took 3 s on the host, so the cap of 1000000 stays
+ * near 0.3 GB and minutes under TCG (999999999999 grew a 17 GB child).
+ */
+#define FB_ID_MAX	2000000000ull	/* netdevsim ids: u32, kept below 2^31 */
+
+static const struct fb_param_def nft_params[] = {
+	{ "descriptors", FB_PARAM_U64, 10025, 2, 1000000, "descriptors",
+	  "nft_trans objects in total (the seed's 10,025)" },
+	{ "passes", FB_PARAM_U64, 5, 1, 1000, "commits",
+	  "commits with deletions, each one teardown pass" },
+	{ "aborts", FB_PARAM_U64, 5, 0, 1000, "batches", "aborted (dry-run) batches" },
+	{ "chains", FB_PARAM_U64, 1, 1, 1000, "chains", "chains per table" },
+	{}
+};
+
+static const struct fb_param_def sysfs_params[] = {
+	{ "devices", FB_PARAM_U64, 200, 1, 5000, "devices",
+	  "netdevsim devices registered, then removed" },
+	{ "threads", FB_PARAM_U64, 2, 1, 16, "threads", "threads writing new_device/del_device" },
+	{ "ports", FB_PARAM_U64, 1, 0, 8, "ports", "ports (netdevs) per device" },
+	{ "first_id", FB_PARAM_U64, 4200, 0, FB_ID_MAX, "id",
+	  "first netdevsim id; the range must be free" },
+	{}
+};
+
+static const struct fb_param_def verifier_params[] = {
+	{ "progs", FB_PARAM_U64, 20, 1, 10000, "programs", "socket filters loaded" },
+	{ "branches", FB_PARAM_U64, 2000, 0, 8000, "branches",
+	  "conditional jumps per program (BPF_COMPLEXITY_LIMIT_JMP_SEQ is 8192)" },
+	{ "state_freq", FB_PARAM_BOOL, 1, 0, 1, "",
+	  "BPF_F_TEST_STATE_FREQ: exactly one push_stack() per branch" },
+	{}
+};
+
+static const struct fb_param_def mapbatch_params[] = {
+	{ "entries", FB_PARAM_U64, 65536, 1, 1u << 22, "entries", "map size" },
+	{ "batch", FB_PARAM_U64, 4096, 1, 1u << 22, "elements",
+	  "elements per BPF_MAP_UPDATE_BATCH (at most entries)" },
+	{ "rounds", FB_PARAM_U64, 20, 1, 10000, "rounds", "passes over every key" },
+	{ "value_size", FB_PARAM_U64, 64, 8, 4096, "bytes",
+	  "value size, a multiple of 8; entries x value_size <= 256 MiB" },
+	{ "map_type", FB_PARAM_U64, 0, 0, 1, "", "0: BPF_MAP_TYPE_HASH, 1: BPF_MAP_TYPE_ARRAY" },
+	{}
+};
+
+static const struct fb_param_def lockdep_params[] = {
+	{ "devices", FB_PARAM_U64, 1000, 1, 5000, "devices",
+	  "netdevsim devices alive at once (lockdep's list entries fill near 925)" },
+	{ "ports", FB_PARAM_U64, 0, 0, 8, "ports", "ports (netdevs) per device" },
+	{ "iterations", FB_PARAM_U64, 1, 1, 100, "iterations", "create-all/remove-all cycles" },
+	{ "threads", FB_PARAM_U64, 2, 1, 16, "threads", "threads writing new_device/del_device" },
+	{ "first_id", FB_PARAM_U64, 5200, 0, FB_ID_MAX, "id",
+	  "first netdevsim id; the range must be free" },
+	{}
+};
+
+#define WORKLOAD(n, series, desc)					\
+	{ #n, series, desc, n##_params, wl_##n##_avail, wl_##n##_check, wl_##n##_run }
+
 const struct fb_workload fb_workloads[] = {
-	{ "nft", "folio-pool", "nf_tables transaction batches (commit and abort) in a private netns",
-	  "descriptors=10025 passes=5 aborts=5 chains=1", wl_nft_avail, wl_nft_run },
-	{ "sysfs", "kernfs-bulk", "parallel netdevsim device registration and removal",
-	  "devices=200 threads=2 ports=1 first_id=4200", wl_sysfs_avail, wl_sysfs_run },
-	{ "verifier", "folio-pool", "BPF programs whose verification pushes many states",
-	  "progs=20 branches=2000 state_freq=1", wl_verifier_avail, wl_verifier_run },
-	{ "mapbatch", "folio-pool", "BPF_MAP_UPDATE_BATCH with large batches",
-	  "entries=65536 batch=4096 rounds=20 value_size=64 map_type=0", wl_mapbatch_avail, wl_mapbatch_run },
-	{ "lockdep", "folio-pool", "grows lockdep's dependency graph (PROVE_LOCKING kernels)",
-	  "devices=1000 ports=0 iterations=1 threads=2 first_id=5200", wl_lockdep_avail, wl_lockdep_run },
+	WORKLOAD(nft, "folio-pool",
+		 "nf_tables transaction batches (commit and abort) in a private netns"),
+	WORKLOAD(sysfs, "kernfs-bulk", "parallel netdevsim device registration and removal"),
+	WORKLOAD(verifier, "folio-pool", "BPF programs whose verification pushes many states"),
+	WORKLOAD(mapbatch, "folio-pool", "BPF_MAP_UPDATE_BATCH with large batches"),
+	WORKLOAD(lockdep, "folio-pool", "grows lockdep's dependency graph (PROVE_LOCKING kernels)"),
 };
 
 const int fb_nworkloads = sizeof(fb_workloads) / sizeof(fb_workloads[0]);
@@ -133,4 +192,93 @@ const struct fb_workload *fb_workload_find(const char *name)
 		if (!strcmp(fb_workloads[i].name, name))
 			return &fb_workloads[i];
 	return NULL;
+}
+
+/* "nft.descriptors=10025" -> wl "nft", key "descriptors", val "10025" */
+static int split_param(const char *kv, char *wl, size_t wlen, char *key, size_t klen,
+		       const char **val)
+{
+	const char *dot = strchr(kv, '.'), *eq = strchr(kv, '=');
+
+	if (!dot || !eq || dot > eq || dot == kv || eq == dot + 1 ||
+	    (size_t)(dot - kv) >= wlen || (size_t)(eq - dot - 1) >= klen)
+		return -1;
+	snprintf(wl, wlen, "%.*s", (int)(dot - kv), kv);
+	snprintf(key, klen, "%.*s", (int)(eq - dot - 1), dot + 1);
+	*val = eq + 1;
+	return 0;
+}
+
+static int selected(const char *const *wl, int nwl, const char *name)
+{
+	for (int i = 0; i < nwl; i++)
+		if (!strcmp(wl[i], name))
+			return 1;
+	return 0;
+}
+
+static int declared(const struct fb_workload *w, const char *key)
+{
+	for (const struct fb_param_def *d = w->params; d->key; d++)
+		if (!strcmp(d->key, key))
+			return 1;
+	return 0;
+}
+
+int fb_params_resolve(struct fb_params *p, const char *const *wl, int nwl,
+		      const char *const *kv, int nkv, char *err, size_t errlen)
+{
+	char why[192];
+
+	memset(p, 0, sizeof(*p));
+	for (int i = 0; i < nwl; i++) {
+		const struct fb_workload *w = fb_workload_find(wl[i]);
+
+		if (!w) {
+			snprintf(err, errlen, "unknown workload '%s' (see foliobench list)", wl[i]);
+			return -1;
+		}
+		if (!selected(wl, i, wl[i]) && fb_params_declare(p, w->name, w->params)) {
+			snprintf(err, errlen, "more than %d workload parameters", FB_MAX_PARAMS);
+			return -1;
+		}
+	}
+	for (int i = 0; i < nkv; i++) {
+		char name[32], key[48];
+		const char *val;
+
+		if (split_param(kv[i], name, sizeof(name), key, sizeof(key), &val)) {
+			snprintf(err, errlen, "--param wants WORKLOAD.KEY=VALUE, got '%s'", kv[i]);
+			return -1;
+		}
+		if (!fb_workload_find(name)) {
+			snprintf(err, errlen, "--param %s: unknown workload '%s' (see foliobench list)",
+				 kv[i], name);
+			return -1;
+		}
+		if (!declared(fb_workload_find(name), key)) {
+			struct fb_params all = { 0 };
+
+			fb_params_declare(&all, fb_workload_find(name)->name,
+					  fb_workload_find(name)->params);
+			fb_params_set(&all, fb_workload_find(name)->name, key, val, err, errlen);
+			return -1;
+		}
+		if (!selected(wl, nwl, name)) {
+			snprintf(err, errlen, "--param %s: workload %s is not selected (add --workload %s)",
+				 kv[i], name, name);
+			return -1;
+		}
+		if (fb_params_set(p, fb_workload_find(name)->name, key, val, err, errlen))
+			return -1;
+	}
+	for (int i = 0; i < nwl; i++) {
+		const struct fb_workload *w = fb_workload_find(wl[i]);
+
+		if (!selected(wl, i, wl[i]) && w->check(p, why, sizeof(why))) {
+			snprintf(err, errlen, "%s: %s", w->name, why);
+			return -1;
+		}
+	}
+	return 0;
 }

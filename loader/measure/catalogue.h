@@ -33,4 +33,14 @@ extern const int fb_nprobes;
 
 const struct fb_probe_def *fb_probe_find(const char *name);
 
+/*
+ * Workload parameters for a run of the workloads wl[0..nwl): each one's
+ * declared parameters at their defaults, then kv[] ("nft.descriptors=N",
+ * the last one wins) applied, then each workload's cross-parameter check.
+ * 0, or -1 with one line in err naming the key and what it allows.  Call
+ * before anything is attached.
+ */
+int fb_params_resolve(struct fb_params *p, const char *const *wl, int nwl,
+		      const char *const *kv, int nkv, char *err, size_t errlen);
+
 #endif /* CATALOGUE_H */

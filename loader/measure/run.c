@@ -7,7 +7,9 @@
  * table in the shape of the seeds' cover letters.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,8 +31,23 @@ struct run_opts {
 	int nwl;
 	const char *probes[MAX_SEL];
 	int nprobes;
-	struct fb_params params;
+	const char *kv[FB_MAX_PARAMS];	/* --param as given */
+	int nkv;
+	struct fb_params params;	/* resolved against the catalogue */
 };
+
+/* One line per declared parameter: name, type, default, range, help. */
+static void print_params(FILE *f, const struct fb_workload *w)
+{
+	for (const struct fb_param_def *d = w->params; d && d->key; d++) {
+		char name[48], range[96];
+
+		snprintf(name, sizeof(name), "%s.%s", w->name, d->key);
+		fb_param_range(d, range, sizeof(range));
+		fprintf(f, "    %-22s %-4s %8llu  %-26s %s\n", name, fb_param_type_name(d->type),
+			(unsigned long long)d->def, range, d->help);
+	}
+}
 
 static void run_usage(FILE *f)
 {
@@ -41,7 +58,8 @@ static void run_usage(FILE *f)
 		"Attaches the catalogue's probes (fentry, else kprobe, else tracepoint,\n"
 		"else 'unavailable' with the reason), runs the workloads, writes the\n"
 		"results JSON to FILE (default results/run-<time>.json) and prints a table.\n"
-		"Must run as root.  Ctrl-C stops the workload, detaches and still writes.\n"
+		"Must run as root.  Ctrl-C, SIGTERM or SIGHUP stops the workload, detaches,\n"
+		"still writes the results and exits 128 + the signal number.\n"
 		"\n"
 		"  -w, --workload W   workload to run (repeatable; default: nft).\n"
 		"                     `foliobench list` shows them and their parameters.\n"
@@ -49,7 +67,11 @@ static void run_usage(FILE *f)
 		"  -l, --label L      free-form label stored in the results (e.g. the arm)\n"
 		"  -p, --param KV     workload parameter, e.g. nft.descriptors=10025\n"
 		"      --probes GLOB  only probes whose name matches (repeatable)\n"
-		"  -v, --verbose      libbpf messages (twice: debug)\n");
+		"  -v, --verbose      libbpf messages (twice: debug)\n"
+		"\n"
+		"Workload parameters (--param W.KEY=VALUE; name, type, default, range):\n");
+	for (int i = 0; i < fb_nworkloads; i++)
+		print_params(f, &fb_workloads[i]);
 }
 
 static int parse_run(int argc, char **argv, struct run_opts *o)
@@ -64,6 +86,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
+	char err[256];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "w:o:l:p:vh", longopts, NULL)) != -1) {
@@ -83,11 +106,11 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 			o->label = optarg;
 			break;
 		case 'p':
-			if (!strchr(optarg, '=') || !strchr(optarg, '.') || o->params.n == 32) {
-				fb_err("run: --param wants WORKLOAD.KEY=VALUE, got '%s'", optarg);
+			if (o->nkv == FB_MAX_PARAMS) {
+				fb_err("run: more than %d --param options", FB_MAX_PARAMS);
 				return -1;
 			}
-			o->params.kv[o->params.n++] = optarg;
+			o->kv[o->nkv++] = optarg;
 			break;
 		case 'P':
 			if (o->nprobes < MAX_SEL)
@@ -110,12 +133,66 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 	}
 	if (!o->nwl)
 		o->wl[o->nwl++] = "nft";
+	if (fb_params_resolve(&o->params, o->wl, o->nwl, o->kv, o->nkv, err, sizeof(err))) {
+		fb_err("run: %s", err);
+		return -1;
+	}
 	return 0;
 }
+
+static volatile sig_atomic_t stop_sig;
 
 static void on_signal(int sig)
 {
 	fb_stop = 1;
+	stop_sig = sig;
+}
+
+/*
+ * SIGINT, SIGTERM and SIGHUP all stop the run the same way: the workload
+ * child is told, everything is detached and the results are written.  No
+ * SA_RESTART: a wait in progress returns EINTR and looks at fb_stop.
+ */
+static void catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/*
+ * --out is checked before anything is attached: a directory, FIFO or a
+ * path that cannot be created would otherwise be found after the run.
+ * The file is opened for writing (not truncated; O_NONBLOCK so a FIFO
+ * swapped in cannot hang) and removed again if this created it.
+ */
+static int check_out(const char *out)
+{
+	struct stat st;
+	int fd, existed;
+
+	if (!strcmp(out, "-"))
+		return 0;
+	existed = !stat(out, &st);
+	if (existed && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		fb_err("run: --out %s: %s", out,
+		       S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		return -1;
+	}
+	fd = open(out, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fb_err("run: --out %s: cannot write: %s", out, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (!existed)
+		unlink(out);
+	return 0;
 }
 
 static void run_workload(const struct fb_workload *w, const struct fb_params *p,
@@ -198,6 +275,13 @@ static const char *default_out(char *buf, size_t len)
 	return buf;
 }
 
+static void record_params(struct fb_result *r, const struct fb_params *p)
+{
+	for (int i = 0; i < p->n && r->nparams < FB_MAX_PARAMS; i++)
+		snprintf(r->params[r->nparams++], sizeof(r->params[0]), "%s.%s=%llu", p->v[i].wl,
+			 p->v[i].def->key, (unsigned long long)p->v[i].val);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {};
@@ -208,19 +292,21 @@ int cmd_run(int argc, char **argv)
 
 	if (parse_run(argc, argv, &o) < 0)
 		return 2;
+	if (!o.out)
+		o.out = default_out(outbuf, sizeof(outbuf));
 	if (geteuid() != 0) {
 		fb_err("run: must be run as root (it loads BPF programs): sudo ./foliobench run");
 		return 1;
 	}
+	if (check_out(o.out))
+		return 2;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return 1;
 	fb_sysinfo(r);
 	snprintf(r->label, sizeof(r->label), "%s", o.label ? o.label : r->host.arm);
-	for (int i = 0; i < o.params.n; i++)
-		snprintf(r->params[r->nparams++], sizeof(r->params[0]), "%s", o.params.kv[i]);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	record_params(r, &o.params);
+	catch_stop_signals();
 	fb_info("attaching probes on %s", r->host.release);
 	s = fb_session_open(o.probes, o.nprobes);
 	fb_workload_set_phase_hook(fb_lock_stat_snapshot);
@@ -236,8 +322,6 @@ int cmd_run(int argc, char **argv)
 	fb_session_close(s);
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
 	print_table(r);
-	if (!o.out)
-		o.out = default_out(outbuf, sizeof(outbuf));
 	if (fb_result_save(r, o.out) < 0)
 		ret = 1;
 	else if (strcmp(o.out, "-"))
@@ -246,7 +330,7 @@ int cmd_run(int argc, char **argv)
 		if (r->workloads[i].status == FB_WL_FAILED)
 			ret = 1;
 	if (fb_stop)
-		ret = 130;
+		ret = 128 + (stop_sig ? stop_sig : SIGINT);
 	free(r);
 	return ret;
 }
@@ -296,16 +380,16 @@ int cmd_list(int argc, char **argv)
 		       fb_kind_name(d->kind), p ? fb_probe_status_name(p->status) : "-", p ? p->method : "-",
 		       p && p->status != FB_ATTACHED ? p->reason : d->proves);
 	}
-	printf("\n%-10s %-12s %-14s %-32s %s\n", "WORKLOAD", "SERIES", "STATUS", "PARAMS",
-	       "DESCRIPTION");
+	printf("\n%-10s %-12s %-12s %s\n", "WORKLOAD", "SERIES", "STATUS", "DESCRIPTION");
+	printf("    %-22s %-4s %8s  %-26s %s\n", "PARAMETER", "TYPE", "DEFAULT", "RANGE", "HELP");
 	for (int i = 0; i < fb_nworkloads; i++) {
 		const struct fb_workload *w = &fb_workloads[i];
 		char why[192] = "";
 		int ok = w->avail(why, sizeof(why)) == 0;
 
-		printf("%-10s %-12s %-14s %-32s %s%s%s\n", w->name, w->series,
-		       ok ? "available" : "unavailable", w->params, w->desc,
-		       ok ? "" : " -- ", ok ? "" : why);
+		printf("%-10s %-12s %-12s %s%s%s\n", w->name, w->series,
+		       ok ? "available" : "unavailable", w->desc, ok ? "" : " -- ", ok ? "" : why);
+		print_params(stdout, w);
 	}
 	fb_session_close(s);
 	free(r);

@@ -39,14 +39,57 @@ void fb_count_add(struct fb_counts *c, const char *name, uint64_t val);
 /* Returns 0 and stores the value, or -1 if the counter does not exist. */
 int fb_count_get(const struct fb_counts *c, const char *name, uint64_t *val);
 
-/* ---- workload parameters: `--param WORKLOAD.KEY=VALUE` ---- */
-struct fb_params {
-	int n;
-	const char *kv[32];	/* "nft.descriptors=10025" */
+/*
+ * ---- workload parameters ----
+ * Declared once, in the catalogue (measure/catalogue.c): name, type,
+ * default, range, unit and help.  `run` resolves `--param WORKLOAD.KEY=VALUE`
+ * against those declarations before anything is attached, and a workload
+ * reads the resolved value with fb_param_u64(); it has no default of its own.
+ */
+enum fb_param_type {
+	FB_PARAM_U64,		/* decimal integer in [min, max] */
+	FB_PARAM_BOOL,		/* 0 or 1 */
+	FB_NPARAMTYPES
 };
 
-uint64_t fb_param_u64(const struct fb_params *p, const char *workload,
-		      const char *key, uint64_t def);
+struct fb_param_def {
+	const char *key;	/* "descriptors"; NULL ends a table */
+	enum fb_param_type type;
+	uint64_t def, min, max;
+	const char *unit;	/* "descriptors", "threads", "bytes", ... */
+	const char *help;
+};
+
+#define FB_MAX_PARAMS		32
+
+struct fb_params {
+	int n;
+	struct fb_param {
+		const char *wl;			/* workload name */
+		const struct fb_param_def *def;
+		uint64_t val;
+		int given;			/* set with --param */
+		int reads;			/* fb_param_u64() lookups (unit tests) */
+	} v[FB_MAX_PARAMS];
+	int undeclared;		/* lookups of keys nobody declared (a bug) */
+};
+
+const char *fb_param_type_name(enum fb_param_type t);
+/* Adds wl's declared parameters at their defaults: 0, or -1 if full. */
+int fb_params_declare(struct fb_params *p, const char *wl, const struct fb_param_def *defs);
+/*
+ * Sets wl.key from text: 0, or -1 with one line in err naming wl.key and
+ * what it allows (unknown key, not a number, out of range).
+ */
+int fb_params_set(struct fb_params *p, const char *wl, const char *key, const char *val,
+		  char *err, size_t errlen);
+/*
+ * The resolved value of wl.key.  A key nobody declared prints one fb_err()
+ * line, counts in p->undeclared and gives 0.
+ */
+uint64_t fb_param_u64(const struct fb_params *p, const char *wl, const char *key);
+/* "1..200000 descriptors", "0 or 1" */
+void fb_param_range(const struct fb_param_def *d, char *buf, size_t len);
 
 /* ---- results (results.c) ---- */
 struct fb_hist {
@@ -146,7 +189,7 @@ struct fb_result {
 		int icount_shift;
 	} host;
 	int nparams;
-	char params[32][64];
+	char params[FB_MAX_PARAMS][64];	/* resolved: "nft.descriptors=10025" */
 	int nprobes;
 	struct fb_probe_result probes[FB_MAX_PROBES];
 	int nworkloads;
@@ -169,6 +212,9 @@ int fb_result_save(const struct fb_result *r, const char *path);
  * missing fields).  Never crashes on bad input.
  */
 struct fb_result *fb_result_load(const char *path, char *err, size_t errlen);
+#define FB_RESULT_MAX_BYTES	(64 << 20)
+/* "a FIFO", "a directory", ... for messages about what a path is */
+const char *fb_file_type(unsigned int st_mode);
 struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_t errlen);
 const struct fb_probe_result *fb_result_probe(const struct fb_result *r, const char *name);
 const struct fb_workload_result *fb_result_workload(const struct fb_result *r, const char *name);

@@ -7,9 +7,13 @@
  * one line; it never trusts sizes or types from the file.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -271,37 +275,75 @@ static int get_enum(struct rd *rd, json_object *o, const char *k, const char *co
 	return 0;
 }
 
+/*
+ * A JSON integer in [0, 2^64): 0 and its value, or -1.  Integers beyond
+ * 64 bits never get here (scan_ints() refuses them: json-c would clamp);
+ * a fraction, exponent, NaN or Infinity is a double and refused.
+ */
+static int json_u64(json_object *v, uint64_t *out)
+{
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) < 0)
+		return -1;
+	*out = json_object_get_uint64(v);
+	return 0;
+}
+
 static uint64_t get_u64(struct rd *rd, json_object *o, const char *k, const char *where)
 {
 	json_object *v;
+	uint64_t x = 0;
 
-	if (!json_object_object_get_ex(o, k, &v) ||
-	    !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))) {
+	if (!json_object_object_get_ex(o, k, &v)) {
 		rd_fail(rd, "%s: field '%s' missing or not a number", where, k);
 		return 0;
 	}
-	if (json_object_is_type(v, json_type_double)) {
-		double d = json_object_get_double(v);
+	if (json_u64(v, &x))
+		rd_fail(rd, "%s: field '%s' is %s, not an integer in 0..2^64-1", where, k,
+			json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	return x;
+}
 
-		/* also rejects NaN and inf */
-		if (!(d >= 0 && d < 18446744073709551616.0)) {
-			rd_fail(rd, "%s: field '%s' is negative or out of range", where, k);
-			return 0;
+/*
+ * Sparse [value, count] pairs into h->buckets.  The counts must not sum
+ * past h->count (checked without overflow): an overflowing sum made p50,
+ * p90 and p99 one value.  They may sum to less: `run` reads the buckets
+ * before the per-CPU counts while the probes are still attached.
+ */
+static void read_buckets(struct rd *rd, json_object *b, const char *name, struct fb_hist *h,
+			 const char *where)
+{
+	size_t n = json_object_array_length(b);
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *pair = json_object_array_get_idx(b, i);
+		uint64_t val, cnt;
+		unsigned int idx;
+
+		if (!json_object_is_type(pair, json_type_array) ||
+		    json_object_array_length(pair) != 2 ||
+		    json_u64(json_object_array_get_idx(pair, 0), &val) ||
+		    json_u64(json_object_array_get_idx(pair, 1), &cnt)) {
+			rd_fail(rd, "%s: stat '%s': bucket %zu is not a [value, count] pair of "
+				"integers in 0..2^64-1", where, name, i);
+			return;
 		}
-		return (uint64_t)d;
+		idx = fb_bucket(val);
+		if (__builtin_add_overflow(total, cnt, &total) ||
+		    __builtin_add_overflow(h->buckets[idx], cnt, &h->buckets[idx])) {
+			rd_fail(rd, "%s: stat '%s': bucket counts overflow 64 bits", where, name);
+			return;
+		}
 	}
-	if (json_object_get_int64(v) < 0) {
-		rd_fail(rd, "%s: field '%s' is negative", where, k);
-		return 0;
-	}
-	return json_object_get_uint64(v);
+	if (total > h->count)
+		rd_fail(rd, "%s: stat '%s': bucket counts sum to %llu, more than count %llu", where,
+			name, (unsigned long long)total, (unsigned long long)h->count);
 }
 
 static void read_hist(struct rd *rd, json_object *o, char *name, size_t nlen,
 		      struct fb_hist *h, const char *where)
 {
 	json_object *b;
-	size_t n;
 
 	memset(h, 0, sizeof(*h));
 	get_str(rd, o, "name", name, nlen, where);
@@ -311,22 +353,8 @@ static void read_hist(struct rd *rd, json_object *o, char *name, size_t nlen,
 	h->min = get_u64(rd, o, "min", where);
 	h->max = get_u64(rd, o, "max", where);
 	b = get(rd, o, "buckets", json_type_array, where);
-	if (!b)
-		return;
-	n = json_object_array_length(b);
-	for (size_t i = 0; i < n; i++) {
-		json_object *pair = json_object_array_get_idx(b, i);
-
-		if (!json_object_is_type(pair, json_type_array) ||
-		    json_object_array_length(pair) != 2 ||
-		    !json_object_is_type(json_object_array_get_idx(pair, 0), json_type_int) ||
-		    !json_object_is_type(json_object_array_get_idx(pair, 1), json_type_int)) {
-			rd_fail(rd, "%s: bucket %s is not a [value, count] pair", where, "entry");
-			return;
-		}
-		h->buckets[fb_bucket(json_object_get_uint64(json_object_array_get_idx(pair, 0)))] +=
-			json_object_get_uint64(json_object_array_get_idx(pair, 1));
-	}
+	if (b)
+		read_buckets(rd, b, name, h, where);
 }
 
 static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
@@ -405,9 +433,12 @@ static void read_clock(struct rd *rd, json_object *h, struct fb_result *r)
 	}
 }
 
+#define FB_MAX_NCPUS 65536
+
 static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 {
 	json_object *h = get(rd, o, "host", json_type_object, "results");
+	uint64_t ncpus;
 
 	if (!h)
 		return;
@@ -418,7 +449,11 @@ static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 	get_str(rd, h, "cmdline", r->host.cmdline, sizeof(r->host.cmdline), "host");
 	get_str(rd, h, "cpu_model", r->host.cpu_model, sizeof(r->host.cpu_model), "host");
 	get_str(rd, h, "arm", r->host.arm, sizeof(r->host.arm), "host");
-	r->host.ncpus = (int)get_u64(rd, h, "ncpus", "host");
+	ncpus = get_u64(rd, h, "ncpus", "host");
+	if (ncpus > FB_MAX_NCPUS)
+		rd_fail(rd, "host: field 'ncpus' is %llu, more than %d", (unsigned long long)ncpus,
+			FB_MAX_NCPUS);
+	r->host.ncpus = (int)ncpus;
 	read_clock(rd, h, r);
 }
 
@@ -487,6 +522,12 @@ static void read_extra(struct rd *rd, json_object *o, struct fb_result *r)
 			rd_fail(rd, "extra: '%s' is not a number%s", k, "");
 			return;
 		}
+		/* json-c reads NaN, Infinity and 1e400: no JSON writer may echo them */
+		if (!isfinite(json_object_get_double(v))) {
+			rd_fail(rd, "extra: '%s' is %s, not a finite number", k,
+				json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+			return;
+		}
 		snprintf(r->extra[r->nextra].key, sizeof(r->extra[0].key), "%s", k);
 		r->extra[r->nextra++].val = json_object_get_double(v);
 	}
@@ -521,6 +562,69 @@ static void read_result(struct rd *rd, json_object *o, struct fb_result *r)
 	read_host(rd, o, r);
 	read_lists(rd, o, r);
 	read_extra(rd, o, r);
+}
+
+/* A string token at s[i] == '"': its end, its first bytes copied to buf. */
+static size_t scan_string(const char *s, size_t len, size_t i, char *buf, size_t blen)
+{
+	size_t k = 0;
+
+	for (i++; i < len && s[i] != '"'; i++) {
+		if (s[i] == '\\')
+			i++;
+		else if (k + 1 < blen)
+			buf[k++] = s[i];
+	}
+	buf[k] = '\0';
+	return i + 1;
+}
+
+/* 1 if the digits s[0..n) (no sign, no leading zeros) exceed lim's */
+static int digits_exceed(const char *s, size_t n, const char *lim)
+{
+	size_t l = strlen(lim);
+
+	return n > l || (n == l && memcmp(s, lim, n) > 0);
+}
+
+/*
+ * json-c clamps integers beyond its 64-bit types (18446744073709551616
+ * reads as UINT64_MAX, -9223372036854775809 as INT64_MIN), so they are
+ * found in the text first, with the key they belong to.
+ */
+static void scan_ints(struct rd *rd, const char *s, size_t len)
+{
+	char key[48] = "", str[48] = "";
+	size_t i = 0;
+
+	while (i < len && !rd->failed) {
+		size_t j, d0;
+		int neg;
+
+		if (s[i] == '"') {
+			i = scan_string(s, len, i, str, sizeof(str));
+			continue;
+		}
+		if (s[i] == ':')
+			memcpy(key, str, sizeof(key));
+		if (s[i] != '-' && (s[i] < '0' || s[i] > '9')) {
+			i++;
+			continue;
+		}
+		neg = s[i] == '-';
+		for (j = i + neg; j < len && s[j] == '0'; j++)
+			;
+		for (d0 = j; j < len && s[j] >= '0' && s[j] <= '9'; j++)
+			;
+		if ((j >= len || !strchr(".eE", s[j])) &&
+		    digits_exceed(s + d0, j - d0, neg ? "9223372036854775808" : "18446744073709551615"))
+			rd_fail(rd, "field '%s': integer %s%.*s%s does not fit in 64 bits", key,
+				neg ? "-" : "", (int)(j - d0 > 24 ? 24 : j - d0), s + d0,
+				j - d0 > 24 ? "..." : "");
+		while (j < len && strchr("0123456789.eE+-", s[j]))
+			j++;
+		i = j;
+	}
 }
 
 struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_t errlen)
@@ -560,6 +664,7 @@ struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_
 		json_object_put(o);
 		return NULL;
 	}
+	scan_ints(&rd, json, len);
 	read_result(&rd, o, r);
 	json_object_put(o);
 	if (rd.failed) {
@@ -569,32 +674,63 @@ struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_
 	return r;
 }
 
-struct fb_result *fb_result_load(const char *path, char *err, size_t errlen)
+const char *fb_file_type(unsigned int m)
 {
-	struct fb_result *r = NULL;
-	char *buf = NULL, e[200];
-	size_t len = 0;
-	FILE *f = fopen(path, "r");
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" :
+	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISLNK(m) ? "a symlink" : S_ISREG(m) ? "a regular file" : "not a regular file";
+}
 
-	if (!f) {
+/*
+ * The whole of a regular file, at most FB_RESULT_MAX_BYTES, NUL-terminated.
+ * O_NONBLOCK: opening a FIFO must not wait for a writer; it is then
+ * refused by the fstat().  NULL with one line in err.
+ */
+static char *read_regular(const char *path, size_t *lenp, char *err, size_t errlen)
+{
+	struct stat st = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fseek(f, 0, SEEK_END) == 0) {
-		long sz = ftell(f);
+	if (fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s, not a results file", path, fb_file_type(st.st_mode));
+	} else if (st.st_size >= FB_RESULT_MAX_BYTES) {
+		snprintf(err, errlen, "%s: larger than %d MiB", path, FB_RESULT_MAX_BYTES >> 20);
+	} else if ((buf = malloc((size_t)st.st_size + 1))) {
+		while (len < (size_t)st.st_size) {
+			ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
 
-		if (sz >= 0 && sz < (64l << 20) && fseek(f, 0, SEEK_SET) == 0) {
-			buf = malloc((size_t)sz + 1);
-			if (buf)
-				len = fread(buf, 1, (size_t)sz, f);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			len += (size_t)n;
 		}
+		buf[len] = '\0';
+	} else {
+		snprintf(err, errlen, "out of memory");
 	}
-	fclose(f);
-	if (!buf) {
-		snprintf(err, errlen, "%s: cannot read (too large or unreadable)", path);
+	close(fd);
+	*lenp = len;
+	return buf;
+}
+
+struct fb_result *fb_result_load(const char *path, char *err, size_t errlen)
+{
+	struct fb_result *r = NULL;
+	char *buf, e[200];
+	size_t len = 0;
+
+	buf = read_regular(path, &len, err, errlen);
+	if (!buf)
 		return NULL;
-	}
-	buf[len] = '\0';
 	if (!len)
 		snprintf(err, errlen, "%s: empty file", path);
 	else if (!(r = fb_result_parse(buf, len, e, sizeof(e))))

@@ -80,19 +80,25 @@ static int read_stats(struct ld_stats *st)
 	return 0;
 }
 
-static int ld_cfg(const struct fb_params *p, struct ld_cfg *c)
+static int ld_cfg(const struct fb_params *p, struct ld_cfg *c, char *why, size_t len)
 {
-	c->devices = (unsigned int)fb_param_u64(p, WL, "devices", 1000);
-	c->ports = (unsigned int)fb_param_u64(p, WL, "ports", 0);
-	c->iterations = (unsigned int)fb_param_u64(p, WL, "iterations", 1);
-	c->threads = (unsigned int)fb_param_u64(p, WL, "threads", 2);
-	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id", 5200);
-	if (!c->devices || !c->iterations || !c->threads ||
-	    c->threads > 64 || c->ports > 64 ||
-	    c->first_id + (uint64_t)c->devices > 0x7fffffff) {
-		fb_err(WL ": need devices, iterations >= 1, 1 <= threads <= 64, ports <= 64");
-		return -1;
-	}
+	c->devices = (unsigned int)fb_param_u64(p, WL, "devices");
+	c->ports = (unsigned int)fb_param_u64(p, WL, "ports");
+	c->iterations = (unsigned int)fb_param_u64(p, WL, "iterations");
+	c->threads = (unsigned int)fb_param_u64(p, WL, "threads");
+	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id");
+	return wl_nsim_limit(c->devices, c->ports, why, len);
+}
+
+int wl_lockdep_check(const struct fb_params *p, char *why, size_t len)
+{
+	struct ld_cfg c;
+
+	return ld_cfg(p, &c, why, len);
+}
+
+static int ld_free_ids(const struct ld_cfg *c)
+{
 	for (unsigned int i = 0; i < c->devices; i++) {
 		if (wl_nsim_exists(c->first_id + i)) {
 			fb_err(WL ": netdevsim%u already exists (pick another lockdep.first_id)",
@@ -194,8 +200,13 @@ int wl_lockdep_avail(char *why, size_t len)
 int wl_lockdep_run(const struct fb_params *p, struct fb_counts *ops)
 {
 	struct ld_cfg c;
+	char why[160];
 
-	if (ld_cfg(p, &c))
+	if (ld_cfg(p, &c, why, sizeof(why))) {
+		fb_err(WL ": %s", why);
+		return -1;
+	}
+	if (ld_free_ids(&c))
 		return -1;
 	return wl_run_nsim_child(WL, lockdep_child, p, &c, ops, c.first_id, c.devices);
 }

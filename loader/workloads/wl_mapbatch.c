@@ -30,20 +30,30 @@ struct mb_cfg {
 	uint64_t entries, batch, rounds, value_size, array;
 };
 
-static int mb_cfg(const struct fb_params *p, struct mb_cfg *c)
+/* the values buffer here and the map in the kernel: each about this size */
+#define MAX_BYTES (256ull << 20)
+
+static int mb_cfg(const struct fb_params *p, struct mb_cfg *c, char *why, size_t len)
 {
-	c->entries = fb_param_u64(p, WL, "entries", 65536);
-	c->batch = fb_param_u64(p, WL, "batch", 4096);
-	c->rounds = fb_param_u64(p, WL, "rounds", 20);
-	c->value_size = fb_param_u64(p, WL, "value_size", 64);
-	c->array = fb_param_u64(p, WL, "map_type", 0);
-	if (!c->entries || c->entries > (1u << 24) || !c->batch ||
-	    c->batch > c->entries || !c->value_size ||
-	    c->value_size > 4096 || c->value_size % 8) {
-		fb_err(WL ": need 1 <= batch <= entries <= 16M, value_size a multiple of 8 up to 4096");
+	c->entries = fb_param_u64(p, WL, "entries");
+	c->batch = fb_param_u64(p, WL, "batch");
+	c->rounds = fb_param_u64(p, WL, "rounds");
+	c->value_size = fb_param_u64(p, WL, "value_size");
+	c->array = fb_param_u64(p, WL, "map_type");
+	if (c->batch > c->entries || c->value_size % 8 ||
+	    c->entries * c->value_size > MAX_BYTES) {
+		snprintf(why, len, "need batch <= entries, value_size a multiple of 8 and "
+			 "entries x value_size <= %llu MiB", MAX_BYTES >> 20);
 		return -1;
 	}
 	return 0;
+}
+
+int wl_mapbatch_check(const struct fb_params *p, char *why, size_t len)
+{
+	struct mb_cfg c;
+
+	return mb_cfg(p, &c, why, len);
 }
 
 static int update_round(int fd, const struct mb_cfg *c, const __u32 *keys,
@@ -120,10 +130,13 @@ int wl_mapbatch_avail(char *why, size_t len)
 int wl_mapbatch_run(const struct fb_params *p, struct fb_counts *ops)
 {
 	struct mb_cfg c;
+	char why[160];
 	int fd, ret;
 
-	if (mb_cfg(p, &c))
+	if (mb_cfg(p, &c, why, sizeof(why))) {
+		fb_err(WL ": %s", why);
 		return -1;
+	}
 	fd = bpf_map_create(c.array ? BPF_MAP_TYPE_ARRAY : BPF_MAP_TYPE_HASH,
 			    "fb_mapbatch", 4, (__u32)c.value_size,
 			    (__u32)c.entries, NULL);

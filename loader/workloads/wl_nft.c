@@ -51,6 +51,8 @@
 #include "workloads/wl_util.h"
 
 #define WL "nft"
+/* one table is one batch, parsed by libnftables without a stop check */
+#define MAX_TABLE 50000
 
 int wl_nft_plan_init(struct wl_nft_plan *pl, uint64_t descriptors,
 		     uint64_t passes, uint64_t aborts, uint64_t chains,
@@ -127,9 +129,12 @@ static void emit_table(FILE *f, const char *name, uint64_t size,
 	fprintf(f, "add table inet %s\n", name);
 	for (uint64_t c = 0; c < chains; c++)
 		fprintf(f, "add chain inet %s c%llu\n", name, WL_U64(c));
-	for (uint64_t r = 0; r < rules; r++)
+	for (uint64_t r = 0; r < rules; r++) {
+		if (!(r & 1023) && fb_stop)
+			return;		/* run_batch() drops the partial batch */
 		fprintf(f, "add rule inet %s c%llu meta mark 0x%llx accept\n",
 			name, WL_U64(r % chains), WL_U64(r + 1));
+	}
 	fb_count_add(ops, "tables_added", 1);
 	fb_count_add(ops, "chains_added", chains);
 	fb_count_add(ops, "rules_added", rules);
@@ -237,6 +242,10 @@ static int run_batch(struct nft_run *r, bool commit, uint64_t idx)
 		free(buf);
 		return -1;
 	}
+	if (fb_stop) {		/* possibly partial: never submitted */
+		free(buf);
+		return 0;
+	}
 	ret = submit(r, buf, commit, commit && idx >= 1, trans);
 	free(buf);
 	if (!ret && commit)
@@ -297,6 +306,29 @@ static int run_plan(struct nft_run *r)
 	return check_empty(r);
 }
 
+/* The plan from the catalogue's parameters; 0, or -1 with one line in why. */
+static int nft_plan(const struct fb_params *p, struct wl_nft_plan *pl, char *why, size_t len)
+{
+	if (wl_nft_plan_init(pl, fb_param_u64(p, WL, "descriptors"),
+			     fb_param_u64(p, WL, "passes"), fb_param_u64(p, WL, "aborts"),
+			     fb_param_u64(p, WL, "chains"), why, len))
+		return -1;
+	if (pl->size > MAX_TABLE) {
+		snprintf(why, len, "descriptors=%llu makes tables of %llu; at most %d per batch "
+			 "(raise passes or aborts)", WL_U64(pl->descriptors), WL_U64(pl->size),
+			 MAX_TABLE);
+		return -1;
+	}
+	return 0;
+}
+
+int wl_nft_check(const struct fb_params *p, char *why, size_t len)
+{
+	struct wl_nft_plan pl;
+
+	return nft_plan(p, &pl, why, len);
+}
+
 static int nft_child(const struct fb_params *p, struct fb_counts *ops,
 		     void *arg)
 {
@@ -305,11 +337,7 @@ static int nft_child(const struct fb_params *p, struct fb_counts *ops,
 	int ret;
 
 	(void)arg;
-	if (wl_nft_plan_init(&r.pl, fb_param_u64(p, WL, "descriptors", 10025),
-			     fb_param_u64(p, WL, "passes", 5),
-			     fb_param_u64(p, WL, "aborts", 5),
-			     fb_param_u64(p, WL, "chains", 1),
-			     why, sizeof(why))) {
+	if (nft_plan(p, &r.pl, why, sizeof(why))) {
 		fb_err(WL ": %s", why);
 		return -1;
 	}

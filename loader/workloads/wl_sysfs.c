@@ -36,18 +36,21 @@ struct sysfs_cfg {
 	unsigned int devices, threads, ports, first_id;
 };
 
-static int sysfs_cfg(const struct fb_params *p, struct sysfs_cfg *c)
+/* Ranges are the catalogue's; this is what they cannot say. */
+static int sysfs_cfg(const struct fb_params *p, struct sysfs_cfg *c, char *why, size_t len)
 {
-	c->devices = (unsigned int)fb_param_u64(p, WL, "devices", 200);
-	c->threads = (unsigned int)fb_param_u64(p, WL, "threads", 2);
-	c->ports = (unsigned int)fb_param_u64(p, WL, "ports", 1);
-	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id", 4200);
-	if (!c->devices || !c->threads || c->threads > 64 || c->ports > 64 ||
-	    c->first_id + (uint64_t)c->devices > 0x7fffffff) {
-		fb_err(WL ": need 1 <= devices, 1 <= threads <= 64, ports <= 64");
-		return -1;
-	}
-	return 0;
+	c->devices = (unsigned int)fb_param_u64(p, WL, "devices");
+	c->threads = (unsigned int)fb_param_u64(p, WL, "threads");
+	c->ports = (unsigned int)fb_param_u64(p, WL, "ports");
+	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id");
+	return wl_nsim_limit(c->devices, c->ports, why, len);
+}
+
+int wl_sysfs_check(const struct fb_params *p, char *why, size_t len)
+{
+	struct sysfs_cfg c;
+
+	return sysfs_cfg(p, &c, why, len);
 }
 
 /* Class glue directories under one device: subdirs named like a class. */
@@ -197,8 +200,13 @@ int wl_sysfs_avail(char *why, size_t len)
 int wl_sysfs_run(const struct fb_params *p, struct fb_counts *ops)
 {
 	struct sysfs_cfg c;
+	char why[160];
 
-	if (sysfs_cfg(p, &c) || check_free_ids(&c))
+	if (sysfs_cfg(p, &c, why, sizeof(why))) {
+		fb_err(WL ": %s", why);
+		return -1;
+	}
+	if (check_free_ids(&c))
 		return -1;
 	return wl_run_nsim_child(WL, sysfs_child, p, &c, ops, c.first_id, c.devices);
 }

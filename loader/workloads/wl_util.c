@@ -15,6 +15,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -40,6 +41,13 @@ void fb_workload_phase(struct fb_counts *ops, const char *phase)
 		phase_hook(ops, phase);
 }
 
+/*
+ * After a stop is forwarded, the child has this long to clean up and
+ * report before it is killed (the parent then sweeps what it can see:
+ * netdevsim ids; the private netns and its nft tables die with the child).
+ */
+#define WL_STOP_GRACE_NS	(10 * 1000000000ull)
+
 struct wl_report {
 	int rc;
 	struct fb_counts ops;
@@ -60,6 +68,22 @@ static void wl_child_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * The child must not outlive the run: if the parent dies (even by
+ * SIGKILL) the child gets SIGTERM, stops at its next check and removes
+ * what it made.  A parent that died before the prctl() is caught by
+ * comparing getppid() with the pid it had.
+ */
+static int wl_child_tie(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
+		return -1;
+	if (getppid() != parent)
+		fb_stop = 1;
+	return 0;
 }
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -87,7 +111,8 @@ static int write_all(int fd, const void *buf, size_t len)
 static size_t read_all(int fd, void *buf, size_t len, pid_t child)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int forwarded = 0;
+	uint64_t forwarded = 0;
+	int killed = 0;
 	char *p = buf;
 	size_t got = 0;
 
@@ -96,7 +121,13 @@ static size_t read_all(int fd, void *buf, size_t len, pid_t child)
 
 		if (fb_stop && !forwarded) {
 			kill(child, SIGTERM);
-			forwarded = 1;
+			forwarded = fb_now_ns();
+		}
+		if (forwarded && !killed && fb_now_ns() - forwarded > WL_STOP_GRACE_NS) {
+			fb_err("child did not stop within %llu s of the stop request; killing it",
+			       WL_STOP_GRACE_NS / 1000000000ull);
+			kill(child, SIGKILL);
+			killed = 1;
 		}
 		if (poll(&pfd, 1, 200) <= 0)
 			continue;
@@ -112,13 +143,16 @@ static size_t read_all(int fd, void *buf, size_t len, pid_t child)
 
 static void __attribute__((noreturn))
 wl_child_main(const char *wl, unsigned int flags, wl_child_fn fn,
-	      const struct fb_params *p, void *arg, int fd)
+	      const struct fb_params *p, void *arg, int fd, pid_t parent)
 {
 	struct wl_report rep;
 
 	memset(&rep, 0, sizeof(rep));
 	wl_child_signals();
-	if ((flags & WL_NEWNET) && unshare(CLONE_NEWNET)) {
+	if (wl_child_tie(parent)) {
+		fb_err("%s: prctl(PR_SET_PDEATHSIG): %s", wl, strerror(errno));
+		rep.rc = -1;
+	} else if ((flags & WL_NEWNET) && unshare(CLONE_NEWNET)) {
 		fb_err("%s: unshare(CLONE_NEWNET): %s", wl, strerror(errno));
 		rep.rc = -1;
 	} else {
@@ -134,8 +168,8 @@ int wl_run_child(const char *wl, unsigned int flags, wl_child_fn fn,
 {
 	struct wl_report rep;
 	int pfd[2], status = 0;
+	pid_t pid, parent = getpid();
 	size_t got;
-	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC)) {
 		fb_err("%s: pipe: %s", wl, strerror(errno));
@@ -152,7 +186,7 @@ int wl_run_child(const char *wl, unsigned int flags, wl_child_fn fn,
 	}
 	if (pid == 0) {
 		close(pfd[0]);
-		wl_child_main(wl, flags, fn, p, arg, pfd[1]);
+		wl_child_main(wl, flags, fn, p, arg, pfd[1], parent);
 	}
 	close(pfd[1]);
 	memset(&rep, 0, sizeof(rep));
@@ -295,6 +329,17 @@ uint64_t wl_parse_stat_max(const char *text, const char *key)
 }
 
 /* ---- netdevsim ---- */
+
+int wl_nsim_limit(unsigned int devices, unsigned int ports, char *why, size_t len)
+{
+	uint64_t n = (uint64_t)devices * (ports ? ports : 1);
+
+	if (n <= WL_MAX_NETDEVS)
+		return 0;
+	snprintf(why, len, "devices x ports = %llu netdevs at once; at most %d",
+		 WL_U64(n), WL_MAX_NETDEVS);
+	return -1;
+}
 
 int wl_nsim_new(unsigned int id, unsigned int ports)
 {

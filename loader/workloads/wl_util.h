@@ -69,7 +69,11 @@ uint64_t wl_parse_stat_max(const char *text, const char *key);
 
 /* ---- netdevsim (wl_sysfs.c, wl_lockdep.c) ---- */
 #define WL_NSIM_BUS	"/sys/bus/netdevsim"
+/* devices x max(ports, 1) at once: keeps a 2 GiB guest out of the OOM killer */
+#define WL_MAX_NETDEVS	20000
 
+/* devices x max(ports, 1) within WL_MAX_NETDEVS: 0, or -1 with why. */
+int wl_nsim_limit(unsigned int devices, unsigned int ports, char *why, size_t len);
 /* new_device "id ports 1": 0 or -errno. */
 int wl_nsim_new(unsigned int id, unsigned int ports);
 /* del_device "id": 0 or -errno. */

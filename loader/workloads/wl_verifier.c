@@ -129,22 +129,47 @@ int wl_verifier_avail(char *why, size_t len)
 	return 0;
 }
 
+struct vf_cfg {
+	uint64_t progs, branches, freq;
+};
+
+static int vf_cfg(const struct fb_params *p, struct vf_cfg *c, char *why, size_t len)
+{
+	c->progs = fb_param_u64(p, WL, "progs");
+	c->branches = fb_param_u64(p, WL, "branches");
+	c->freq = fb_param_u64(p, WL, "state_freq");
+	if (c->branches > MAX_BRANCHES) {
+		snprintf(why, len, "branches=%llu: at most %d", WL_U64(c->branches), MAX_BRANCHES);
+		return -1;
+	}
+	return 0;
+}
+
+int wl_verifier_check(const struct fb_params *p, char *why, size_t len)
+{
+	struct vf_cfg c;
+
+	return vf_cfg(p, &c, why, len);
+}
+
 int wl_verifier_run(const struct fb_params *p, struct fb_counts *ops)
 {
-	uint64_t progs = fb_param_u64(p, WL, "progs", 20);
-	uint64_t branches = fb_param_u64(p, WL, "branches", 2000);
-	uint64_t freq = fb_param_u64(p, WL, "state_freq", 1);
-	__u32 flags = freq ? BPF_F_TEST_STATE_FREQ : 0;
+	struct vf_cfg c;
+	uint64_t progs, branches;
+	__u32 flags;
 	struct wl_progress pr;
 	struct bpf_insn *insns;
 	unsigned int n, max;
-	char *log;
+	char *log, why[160];
 	int ret = 0;
 
-	if (!progs || branches > MAX_BRANCHES) {
-		fb_err(WL ": need progs >= 1 and branches <= %d", MAX_BRANCHES);
+	if (vf_cfg(p, &c, why, sizeof(why))) {
+		fb_err(WL ": %s", why);
 		return -1;
 	}
+	progs = c.progs;
+	branches = c.branches;
+	flags = c.freq ? BPF_F_TEST_STATE_FREQ : 0;
 	max = 3 + 3 * (unsigned int)branches;
 	insns = calloc(max, sizeof(*insns));
 	log = malloc(LOG_SIZE);

@@ -10,9 +10,16 @@ struct fb_workload {
 	const char *name;
 	const char *series;	/* which patch series it exercises */
 	const char *desc;
-	const char *params;	/* "key=default ..." for --help and list */
+	/* declared in catalogue.c, {NULL}-terminated; nothing else has defaults */
+	const struct fb_param_def *params;
 	/* 0 if it can run here, else -1 with a one-line reason in why. */
 	int (*avail)(char *why, size_t len);
+	/*
+	 * Limits across parameters (the per-key ranges are in params), checked
+	 * before anything is attached: 0, or -1 with one line in why.  Reads
+	 * every parameter the workload uses, through the same code as run.
+	 */
+	int (*check)(const struct fb_params *p, char *why, size_t len);
 	/*
 	 * Runs the workload; fills ops with its own op counts (what probe
 	 * counts are checked against).  Prints progress for anything longer
@@ -39,6 +46,7 @@ const struct fb_workload *fb_workload_find(const char *name);
 
 #define FB_WORKLOAD(n)							\
 	int wl_##n##_avail(char *why, size_t len);			\
+	int wl_##n##_check(const struct fb_params *p, char *why, size_t len); \
 	int wl_##n##_run(const struct fb_params *p, struct fb_counts *ops)
 
 FB_WORKLOAD(nft);

@@ -47,43 +47,116 @@ static void test_probes(void)
 
 static void test_workloads(void)
 {
-	int bad = 0, dup = 0;
+	int bad = 0, dup = 0, decl = 0;
 
 	for (int i = 0; i < fb_nworkloads; i++) {
 		const struct fb_workload *w = &fb_workloads[i];
-		char buf[128], *save = NULL;
 
 		for (int j = 0; j < i; j++)
 			dup += !strcmp(w->name, fb_workloads[j].name);
-		bad += !w->avail || !w->run || !known_series(w->series) || !w->desc;
-		snprintf(buf, sizeof(buf), "%s", w->params);
-		for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-			char *eq = strchr(t, '=');
-			uint64_t v;
-
-			bad += !eq || fb_parse_u64(eq + 1, &v) < 0;
+		bad += !w->avail || !w->check || !w->run || !known_series(w->series) || !w->desc ||
+		       !w->params;
+		for (const struct fb_param_def *d = w->params; d && d->key; d++) {
+			for (const struct fb_param_def *e = w->params; e < d; e++)
+				decl += !strcmp(d->key, e->key);
+			decl += d->min > d->def || d->def > d->max || !d->unit || !d->help ||
+				!*d->help || d->type >= FB_NPARAMTYPES ||
+				(d->type == FB_PARAM_BOOL && (d->min || d->max != 1));
 		}
 	}
 	CHECKF(!dup, "workload names are unique");
-	CHECKF(!bad, "workloads have entry points, a known series and KEY=NUMBER params");
+	CHECKF(!bad, "workloads have entry points (avail, check, run), a known series and params");
+	CHECKF(!decl, "parameter declarations: unique keys, min <= default <= max, unit and help");
 	CHECKF(fb_workload_find("nft") && fb_workload_find("sysfs"), "nft and sysfs workloads exist");
+}
+
+/*
+ * The catalogue's defaults are the workloads' defaults: with nothing given,
+ * each workload's check() (the code its run uses to read its parameters)
+ * accepts them, reads every declared key and asks for no undeclared one.
+ * A constant hard-coded in a wl_*.c in place of a lookup shows up as a
+ * declared key that is never read.
+ */
+static void test_defaults_used(void)
+{
+	for (int i = 0; i < fb_nworkloads; i++) {
+		const struct fb_workload *w = &fb_workloads[i];
+		const char *wl[] = { w->name };
+		struct fb_params p;
+		char err[256] = "", unread[128] = "";
+		int ret, ok;
+
+		ret = fb_params_resolve(&p, wl, 1, NULL, 0, err, sizeof(err));
+		ok = !ret && !w->check(&p, err, sizeof(err));
+		for (int k = 0; k < p.n; k++) {
+			ok &= p.v[k].val == p.v[k].def->def;
+			if (!p.v[k].reads)
+				snprintf(unread + strlen(unread), sizeof(unread) - strlen(unread),
+					 " %s", p.v[k].def->key);
+		}
+		CHECKF(ok && !unread[0] && !p.undeclared && p.n > 0,
+		       "%s: %d declared defaults pass its check and are all read (%s%s%s; %d undeclared)",
+		       w->name, p.n, err, unread[0] ? " never read:" : "", unread, p.undeclared);
+	}
+}
+
+static int resolve(struct fb_params *p, const char *kv, char *err, size_t len)
+{
+	const char *wl[] = { "nft", "verifier" };
+
+	err[0] = '\0';
+	return fb_params_resolve(p, wl, 2, &kv, 1, err, len);
+}
+
+static void expect_refused(const char *kv, const char *needle)
+{
+	struct fb_params p;
+	char err[256];
+	int ret = resolve(&p, kv, err, sizeof(err));
+
+	CHECKF(ret < 0 && strstr(err, needle) && !strchr(err, '\n'),
+	       "--param %s refused: \"%s\"", kv, err);
 }
 
 static void test_params(void)
 {
-	struct fb_params p = { .n = 3, .kv = { "nft.descriptors=100", "sysfs.devices=7",
-					       "nft.descriptors=200" } };
+	const char *wl[] = { "nft" }, *kv[] = { "nft.descriptors=100", "nft.descriptors=200" };
+	struct fb_params p;
+	char err[256];
 
-	CHECKF(fb_param_u64(&p, "nft", "descriptors", 1) == 200, "last --param wins");
-	CHECKF(fb_param_u64(&p, "nft", "passes", 5) == 5, "missing param gives the default");
-	CHECKF(fb_param_u64(&p, "sysfs", "devices", 1) == 7, "params are per workload");
-	CHECKF(fb_param_u64(&p, "nf", "descriptors", 9) == 9, "workload prefix must match whole");
+	CHECKF(!fb_params_resolve(&p, wl, 1, kv, 2, err, sizeof(err)) &&
+	       fb_param_u64(&p, "nft", "descriptors") == 200, "last --param wins");
+	CHECKF(fb_param_u64(&p, "nft", "passes") == 5 && !p.undeclared,
+	       "a parameter not given has the catalogue's default");
+	CHECKF(fb_param_u64(&p, "nft", "nope") == 0 && p.undeclared == 1,
+	       "an undeclared lookup is counted (and printed)");
+	CHECKF(!resolve(&p, "nft.descriptors=1000000", err, sizeof(err)) ||
+	       strstr(err, "per batch"), "the maximum is accepted by the range (%s)", err);
+	CHECKF(!resolve(&p, "verifier.state_freq=0", err, sizeof(err)) &&
+	       fb_param_u64(&p, "verifier", "state_freq") == 0, "a bool takes 0");
+	expect_refused("nft.descriptors=abc", "nft.descriptors is 2..1000000 descriptors");
+	expect_refused("nft.descriptors=-5", "not a number");
+	expect_refused("nft.descriptors= 5", "not a number");
+	expect_refused("nft.descriptors=0x10", "not a number");
+	expect_refused("nft.descriptors=", "not a number");
+	expect_refused("nft.descriptors=999999999999", "out of range (nft.descriptors is 2..");
+	expect_refused("nft.descriptors=99999999999999999999999", "nft.descriptors");
+	expect_refused("nft.descriptors=1000001", "out of range");
+	expect_refused("verifier.state_freq=2", "0 or 1");
+	expect_refused("nft.device=1", "unknown parameter nft.device (nft takes: descriptors");
+	expect_refused("sysfs.devices=5", "workload sysfs is not selected");
+	expect_refused("sysfs.device=5", "unknown parameter sysfs.device");
+	expect_refused("nope.x=1", "unknown workload 'nope'");
+	expect_refused("nft", "WORKLOAD.KEY=VALUE");
+	expect_refused(".x=1", "WORKLOAD.KEY=VALUE");
+	expect_refused("nft.descriptors=20", "nft: descriptors=20 too few");
 }
 
 int main(void)
 {
 	test_probes();
 	test_workloads();
+	test_defaults_used();
 	test_params();
 	return tap_done();
 }

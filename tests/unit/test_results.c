@@ -2,6 +2,7 @@
 /* test_results.c - results JSON round trip and validation of bad input. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/fb.h"
@@ -66,6 +67,116 @@ static void expect_error(const char *json, const char *needle, const char *what)
 	free(r);
 }
 
+/* text with the first `from` replaced by `to` must be refused naming needle */
+static void expect_edit(const char *text, const char *from, const char *to, const char *needle,
+			const char *what)
+{
+	const char *at = strstr(text, from);
+	char *bad;
+
+	if (!at) {
+		CHECKF(0, "%s: '%s' not in the sample", what, from);
+		return;
+	}
+	bad = malloc(strlen(text) + strlen(to) + 1);
+	sprintf(bad, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+	expect_error(bad, needle, what);
+	free(bad);
+}
+
+/* Numbers json-c accepts but a results file must not hold (issue 14). */
+static void test_numbers(const char *text)
+{
+	const char *x = "\"lockdep_stats.after.direct dependencies\":2324.0";
+
+	expect_edit(text, x, "\"lockdep_stats.after.direct dependencies\":NaN",
+		    "extra: 'lockdep_stats.after.direct dependencies' is NaN, not a finite", "NaN in extra");
+	expect_edit(text, x, "\"lockdep_stats.after.direct dependencies\":Infinity",
+		    "is Infinity, not a finite number", "Infinity in extra");
+	expect_edit(text, x, "\"lockdep_stats.after.direct dependencies\":-Infinity",
+		    "not a finite number", "-Infinity in extra");
+	expect_edit(text, x, "\"lockdep_stats.after.direct dependencies\":1e400",
+		    "not a finite number", "1e400 (overflows a double) in extra");
+	expect_edit(text, x, "\"lockdep_stats.after.direct dependencies\":-99999999999999999999",
+		    "field 'lockdep_stats.after.direct dependencies': integer -99999999999999999999 "
+		    "does not fit", "an integer below -2^63 in extra");
+	expect_edit(text, "\"wall_ns\":2800000000", "\"wall_ns\":18446744073709551616",
+		    "field 'wall_ns': integer 18446744073709551616 does not fit in 64 bits",
+		    "2^64 is refused, not clamped");
+	expect_edit(text, "\"wall_ns\":2800000000", "\"wall_ns\":2.8e9",
+		    "field 'wall_ns' is 2.8e9, not an integer", "a double in an integer field");
+	expect_edit(text, "\"ncpus\":2", "\"ncpus\":4294967298",
+		    "field 'ncpus' is 4294967298, more than", "ncpus beyond an int");
+	expect_edit(text, "\"count\":3", "\"count\":-3",
+		    "field 'count' is -3", "a negative count");
+}
+
+/* 2^64-1 is the largest integer, also written with leading zeros */
+static void test_max_int(const char *text)
+{
+	const char *from = "\"wall_ns\":2800000000", *at = strstr(text, from);
+	char *ok = malloc(strlen(text) + 64), err[256] = "";
+	struct fb_result *r;
+
+	sprintf(ok, "%.*s\"wall_ns\":000018446744073709551615%s", (int)(at - text), text,
+		at + strlen(from));
+	r = fb_result_parse(ok, strlen(ok), err, sizeof(err));
+	CHECKF(r && r->workloads[0].wall_ns == UINT64_MAX, "2^64-1 (with leading zeros) is read (%s)",
+	       r ? "ok" : err);
+	free(r);
+	free(ok);
+}
+
+static void test_buckets(void)
+{
+	static const char head[] =
+		"{\"schema\": \"foliobench-results\", \"schema_version\": 1, \"tool_version\": \"\","
+		" \"label\": \"\", \"started\": \"\", \"host\": {\"kernel_release\": \"\","
+		" \"kernel_version\": \"\", \"build_id\": \"\", \"config_sha256\": \"\","
+		" \"cmdline\": \"\", \"cpu_model\": \"\", \"ncpus\": 1, \"arm\": \"\"},"
+		" \"params\": [], \"workloads\": [], \"contention\": [], \"extra\": {},"
+		" \"probes\": [{\"name\": \"p\", \"series\": \"-\", \"kind\": \"func\","
+		" \"status\": \"attached\", \"method\": \"fentry\", \"symbol\": \"\","
+		" \"reason\": \"\", \"stats\": [{\"name\": \"latency\", \"unit\": \"ns\","
+		" \"sum\": 100, \"min\": 1, \"max\": 9, ";
+	char buf[2048], err[256];
+	struct fb_result *r;
+
+	snprintf(buf, sizeof(buf), "%s\"count\": 10, \"buckets\": [[1, 4], [8, 5]]}]}]}", head);
+	r = fb_result_parse(buf, strlen(buf), err, sizeof(err));
+	CHECKF(r != NULL, "bucket counts below count are read (%s)", r ? "ok" : err);
+	free(r);
+	snprintf(buf, sizeof(buf), "%s\"count\": 10, \"buckets\": [[1, 4], [8, -5]]}]}]}", head);
+	expect_error(buf, "p: stat 'latency': bucket 1 is not a [value, count] pair of integers",
+		     "a negative bucket count");
+	snprintf(buf, sizeof(buf), "%s\"count\": 10, \"buckets\": [[1, 4], [8, 7]]}]}]}", head);
+	expect_error(buf, "bucket counts sum to 11, more than count 10", "bucket counts above count");
+	snprintf(buf, sizeof(buf), "%s\"count\": 18446744073709551615, \"buckets\": "
+		 "[[1, 18446744073709551615], [8, 2]]}]}]}", head);
+	expect_error(buf, "bucket counts overflow 64 bits", "bucket counts that overflow");
+	snprintf(buf, sizeof(buf), "%s\"count\": 18446744073709551615, \"buckets\": "
+		 "[[1, 18446744073709551615], [1, 2]]}]}]}", head);
+	expect_error(buf, "bucket counts overflow 64 bits", "one bucket listed twice, overflowing");
+}
+
+static void test_fifo(void)
+{
+	char dir[] = "/tmp/fb-test-fifo-XXXXXX", path[64], err[256];
+	struct fb_result *r;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/x.json", dir);
+	mkfifo(path, 0600);
+	r = fb_result_load(path, err, sizeof(err));	/* must not wait for a writer */
+	CHECKF(!r && strstr(err, "a FIFO, not a results file"), "a FIFO is refused: \"%s\"", err);
+	unlink(path);
+	r = fb_result_load(dir, err, sizeof(err));
+	CHECKF(!r && strstr(err, "a directory, not a results file"), "a directory is refused: \"%s\"",
+	       err);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	char path[] = "/tmp/fb-test-results-XXXXXX", err[256];
@@ -109,8 +220,10 @@ int main(void)
 	expect_error("[1, 2, 3]", "not a foliobench results file", "non-object JSON");
 	expect_error("{\"schema\": \"foliobench-results\", \"schema_version\": 1}",
 		     "missing", "missing fields");
-	expect_error("\x01\x02garbage", "", "binary garbage");
-	expect_error("", "", "empty input");
+	expect_error("\x01\x02garbage", "at byte 0", "binary garbage");
+	expect_error("", "truncated JSON at byte 0", "empty input");
+	test_numbers(text);
+	test_max_int(text);
 	{
 		char *bad = strdup(text), *c = strstr(bad, "\"count\"");
 
@@ -129,6 +242,8 @@ int main(void)
 	}
 	CHECKF(!fb_result_load("/nonexistent/x.json", err, sizeof(err)) && strstr(err, "No such file"),
 	       "missing file reported: \"%s\"", err);
+	test_buckets();
+	test_fifo();
 	unlink(path);
 	free(text);
 	free(cut);

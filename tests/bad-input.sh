@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# tests/bad-input.sh - hostile input, one row per case, from tests/bad-input.tsv.
+#
+# Each row: WHEN, COMMAND, ID, SETUP, RUN, RC, MESSAGE (tab-separated).
+#   WHEN     now     runs today
+#            rounds  needs compare/report/gate to load sides with model/rounds.c
+#            bmf     needs gate to keep its verdict when --bmf cannot be written
+#   SETUP    shell run in a fresh directory first (helpers below)
+#   RUN      the command; $FB is ./foliobench
+#   RC       its expected exit status
+#   MESSAGE  an extended regex its output (stdout + stderr) must match
+# A row with RC 2 must also print exactly one "foliobench: error:" line, and
+# a `run` row refused with 2 must not have attached anything.
+# Rows whose WHEN is not "now" print "# skip"; FB_BADINPUT_ALL=1 runs them
+# too (they fail until the readers use model/rounds.c / gate keeps its verdict).
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/..}"
+export FB=$PWD/foliobench
+table=${1:-tests/bad-input.tsv}
+top=$(mktemp -d /tmp/fb-bad-input.XXXXXX)
+trap 'rm -rf "$top"' EXIT
+
+# round FILE [STARTED] [LATENCY_NS]: a valid results file with one func row
+# whose 100 calls all fall in the bucket of LATENCY_NS
+round() {
+	local f=$1 started=${2:-2026-12-01T08:00:00Z} lat=${3:-1000}
+	mkdir -p "$(dirname "$f")"
+	cat >"$f" <<JSON
+{"schema": "foliobench-results", "schema_version": 1, "tool_version": "0.1",
+ "label": "t", "started": "$started",
+ "host": {"kernel_release": "7.3.4", "kernel_version": "#1", "build_id": "b1d",
+          "config_sha256": "", "cmdline": "", "cpu_model": "", "ncpus": 1, "arm": ""},
+ "params": ["nft.descriptors=10025"],
+ "probes": [{"name": "nft_trans_alloc", "series": "folio-pool", "kind": "func",
+   "status": "attached", "method": "fentry", "symbol": "nft_trans_alloc", "reason": "",
+   "stats": [{"name": "latency", "unit": "ns", "count": 100, "sum": $((lat * 100)),
+              "min": $lat, "max": $lat, "buckets": [[$lat, 100]]}]}],
+ "workloads": [{"name": "nft", "status": "ok", "reason": "", "wall_ns": 2800000000,
+                "ops": {"trans_objects": 10025}}],
+ "contention": [],
+ "extra": {"lockdep_stats.after.direct dependencies": 2324.5}}
+JSON
+}
+
+# arm DIR N [LATENCY_NS]: N rounds a second apart, latencies LATENCY_NS + i
+arm() {
+	local d=$1 n=$2 lat=${3:-1000} i
+	for ((i = 1; i <= n; i++)); do
+		round "$d/round-$i.json" "2026-12-01T08:00:$(printf %02d "$i")Z" $((lat + i * 7))
+	done
+}
+
+# edit FILE FROM TO: replace the first literal FROM
+edit() {
+	local f=$1 from=$2 to=$3
+	python3 -c 'import sys; p, a, b = sys.argv[1:]; s = open(p).read(); assert a in s, a
+open(p, "w").write(s.replace(a, b, 1))' "$f" "$from" "$to"
+}
+export -f round arm edit
+
+pass=0; fail=0; skip=0
+while IFS=$'\t' read -r when cmd id setup run rc msg; do
+	[[ -z "$when" || "$when" == \#* ]] && continue
+	if [ "$when" != now ] && [ -z "${FB_BADINPUT_ALL:-}" ]; then
+		echo "# skip - bad input $cmd $id (needs: $when)"
+		skip=$((skip + 1))
+		continue
+	fi
+	d=$top/$cmd-$id
+	mkdir -p "$d"
+	out=$(cd "$d" && { [ "$setup" = - ] || bash -c "$setup" </dev/null; } >/dev/null 2>&1 &&
+	      timeout 30 bash -c "$run" 2>&1 </dev/null)
+	got=$?
+	why=""
+	[ "$got" = "$rc" ] || why="exit $got, want $rc"
+	[ -z "$why" ] && ! grep -qE -- "$msg" <<<"$out" && why="no /$msg/ in the output"
+	if [ -z "$why" ] && [ "$rc" = 2 ]; then
+		n=$(grep -c 'foliobench: error:' <<<"$out")
+		[ "$n" = 1 ] || why="$n error lines, want 1"
+		[ "$cmd" = run ] && grep -q 'attaching probes' <<<"$out" && why="attached before refusing"
+	fi
+	line=$(grep -m1 'foliobench: error:' <<<"$out" || grep -m1 -E -- "$msg" <<<"$out")
+	if [ -z "$why" ]; then
+		echo "ok - bad input $cmd $id: exit $got: ${line:0:150}"
+		pass=$((pass + 1))
+	else
+		echo "not ok - bad input $cmd $id: $why"
+		head -5 <<<"$out" | sed 's/^/#   /'
+		fail=$((fail + 1))
+	fi
+done <"$table"
+echo "# bad input: $pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]
