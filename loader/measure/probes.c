@@ -6,10 +6,12 @@
  * the reasons of both attempts.  Each hooked function gets its own instance
  * of the generic fbfunc object (rodata: slot, filter), retargeted with
  * bpf_program__set_attach_target(); all instances share the loader-created
- * maps.  Lock rows read their class from /proc/lock_stat (zeroed when the
- * session opens) on LOCK_STAT kernels; their instance address is still
- * resolved here (kallsyms, an optional pointer read by a raw tracepoint
- * program, a BTF member offset) to name them in the contention table.
+ * maps.  Lock rows resolve their instance address here (kallsyms, an
+ * optional pointer read by a raw tracepoint program, a BTF member offset)
+ * and get hold histograms from locks.c and wait histograms from fbcont's
+ * contention programs; where that cannot attach they fall back to their
+ * class in /proc/lock_stat (zeroed when the session opens) on LOCK_STAT
+ * kernels.
  * Tracepoint rows (contention, kmalloc call sites) use fbcont, which also
  * loads on kernels that refuse tracing programs.
  */
@@ -29,6 +31,7 @@
 #include "fbfunc.skel.h"
 #include "fbprobe.h"
 #include "measure/ksyms.h"
+#include "measure/locks.h"
 #include "measure/probes.h"
 
 #define MAX_INST 48
@@ -53,6 +56,7 @@ struct fb_session {
 	int hist_fd, stats_fd, watched_fd, starts_fd;
 	uint64_t *hist;
 	struct fbcont_bpf *cont;
+	struct fb_locks *locks;
 	struct inst inst[MAX_INST];
 	int ninst;
 	struct row rows[FB_MAX_PROBES];
@@ -365,18 +369,29 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	r->inst = addr + (uint64_t)off;
 }
 
-/* ---- lock rows: /proc/lock_stat ---- */
+/* ---- lock rows: BPF hold histograms (locks.c), else /proc/lock_stat ---- */
 
 /*
- * Why not BPF: trampolines on _raw_spin_lock/mutex_lock/down_write faulted
- * TCG guests (text poking of code other CPUs run constantly), and programs
- * on lockdep's lock:lock_acquire/release stalled RCU there.  lock_stat
- * counts exactly what the seed's tables show, per lock class.
+ * Stats of a lock row: hold and wait (exclusive side: the write side of an
+ * rwsem), and for rwsems hold_read and wait_read.  Attached later, all at
+ * once, by attach_locks().
  */
-static void attach_lock_row(struct fb_session *s, struct row *r)
+static void lock_row_slots(struct fb_session *s, struct row *r)
 {
 	new_slot(s, r, "hold", "ns");
 	new_slot(s, r, "wait", "ns");
+	if (r->def->lock_type == FB_LK_RWSEM) {
+		new_slot(s, r, "hold_read", "ns");
+		new_slot(s, r, "wait_read", "ns");
+	}
+}
+
+/*
+ * The fallback where BPF cannot attach: the lock_stat class (every instance
+ * of it, write side, averages only).
+ */
+static void lock_stat_row(struct row *r)
+{
 	if (access("/proc/lock_stat", R_OK | W_OK)) {
 		set_status(r, FB_UNAVAILABLE, "-", "-");
 		reason_add(r, "no /proc/lock_stat: needs CONFIG_LOCK_STAT (lockstat flavour)");
@@ -387,97 +402,68 @@ static void attach_lock_row(struct fb_session *s, struct row *r)
 		   "no per-sample histogram", r->def->lock_class);
 }
 
-/* lock_stat prints microseconds with two decimals */
-static uint64_t us_to_ns(double us)
+static int attach_cont(struct fb_session *s);
+
+/* Tells fbcont which addresses are lock rows, so their waits get histograms. */
+static void watch_waits(struct fb_session *s, const struct row *r, int i)
 {
-	return us > 0 ? (uint64_t)(us * 1000.0 + 0.5) : 0;
-}
-
-struct lock_stat_row {
-	char cls[128];
-	double v[12];	/* con-bounces contentions wait(min max total avg)
-			 * acq-bounces acquisitions hold(min max total avg) */
-};
-
-/*
- * One class line, "name[-W|-R]: 12 numbers"; the read side is skipped
- * (the rows count write acquisitions).  Returns 0 for a write-side line.
- */
-static int lock_stat_parse(const char *line, struct lock_stat_row *l)
-{
-	double *v = l->v;
-	size_t n;
-
-	if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
-		   l->cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-		   &v[9], &v[10], &v[11]) != 13)
-		return -1;
-	n = strlen(l->cls);
-	if (n > 2 && !strcmp(l->cls + n - 2, "-R"))
-		return -1;
-	if (n > 2 && !strcmp(l->cls + n - 2, "-W"))
-		l->cls[n - 2] = '\0';
-	return 0;
-}
-
-static void lock_stat_line(struct fb_session *s, const char *line)
-{
-	struct lock_stat_row l;
-
-	if (lock_stat_parse(line, &l) < 0)
+	if (!s->cont || i >= FB_MAX_LOCKS)
 		return;
-	for (int i = 0; i < s->nrows; i++) {
-		struct row *r = &s->rows[i];
-		struct fb_hist *hold = &r->res.stats[0].h, *wait = &r->res.stats[1].h;
-
-		if (r->def->kind != FB_LOCK || strcmp(r->res.method, "lock_stat") ||
-		    strcmp(l.cls, r->def->lock_class))
-			continue;
-		wait->count = (uint64_t)l.v[1];
-		wait->min = us_to_ns(l.v[2]);
-		wait->max = us_to_ns(l.v[3]);
-		wait->sum = us_to_ns(l.v[4]);
-		hold->count = (uint64_t)l.v[7];
-		hold->min = us_to_ns(l.v[8]);
-		hold->max = us_to_ns(l.v[9]);
-		hold->sum = us_to_ns(l.v[10]);
-	}
+	s->cont->bss->wlock_slot[i] = (unsigned int)r->slot[1];
+	s->cont->bss->wlock_rslot[i] = (unsigned int)r->slot[r->res.nstats > 2 ? 3 : 1];
+	s->cont->bss->wlock_addr[i] = r->inst;
 }
 
-void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
+static void attach_locks(struct fb_session *s)
 {
-	struct lock_stat_row l;
-	char line[512], key[64];
-	FILE *f = fopen("/proc/lock_stat", "r");
+	struct fb_lock_watch w[FB_MAX_LOCKS] = {};
+	struct row *rows[FB_MAX_LOCKS];
+	int n = 0;
 
-	while (f && fgets(line, sizeof(line), f)) {
-		if (lock_stat_parse(line, &l) < 0)
+	for (int i = 0; i < s->nrows && n < FB_MAX_LOCKS; i++) {
+		struct row *r = &s->rows[i];
+
+		if (r->def->kind != FB_LOCK)
 			continue;
-		for (int i = 0; i < fb_nprobes; i++) {
-			const struct fb_probe_def *d = &fb_probes[i];
-
-			if (d->kind != FB_LOCK || strcmp(l.cls, d->lock_class))
-				continue;
-			snprintf(key, sizeof(key), "%s_%s", phase, d->name);
-			fb_count_set(ops, key, (uint64_t)l.v[7]);
-			snprintf(key, sizeof(key), "%s_%s_hold_ns", phase, d->name);
-			fb_count_set(ops, key, us_to_ns(l.v[10]));
-		}
+		rows[n] = r;
+		w[n].addr = r->inst;
+		w[n].type = r->def->lock_type;
+		w[n].hold_slot = r->slot[0];
+		w[n++].read_slot = r->res.nstats > 2 ? r->slot[2] : -1;
 	}
-	if (f)
-		fclose(f);
+	if (!n)
+		return;
+	s->locks = fb_locks_open(w, n, s->hist_fd, s->stats_fd);
+	for (int i = 0; i < n; i++) {
+		struct row *r = rows[i];
+
+		if (!s->locks || !w[i].ok || attach_cont(s)) {
+			if (!r->inst)
+				reason_add(r, "no instance address");
+			else if (!s->cont || !s->cont->links.fb_cont_end)
+				reason_add(r, "lock:contention_begin/end (wait times) not attached");
+			else
+				reason_add(r, "%s", w[i].reason);
+			lock_stat_row(r);
+			continue;
+		}
+		set_status(r, FB_ATTACHED, w[i].method, w[i].symbol);
+		reason_add(r, "instance 0x%llx; hold: acquire return to release entry, same task; "
+			   "wait: lock:contention_begin/end on the instance",
+			   (unsigned long long)r->inst);
+		watch_waits(s, r, i);
+	}
 }
 
 static void collect_lock_stat(struct fb_session *s)
 {
-	char line[512];
-	FILE *f;
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
 
-	f = fopen("/proc/lock_stat", "r");
-	while (f && fgets(line, sizeof(line), f))
-		lock_stat_line(s, line);
-	if (f)
-		fclose(f);
+		if (r->def->kind == FB_LOCK && !strcmp(r->res.method, "lock_stat"))
+			fb_lock_stat_read(r->def->lock_class, &r->res.stats[0].h,
+					  &r->res.stats[1].h);
+	}
 }
 
 /* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
@@ -544,11 +530,28 @@ static uint64_t deref(struct fb_session *s, const char *sym)
 	return 0;
 }
 
+/* lock:contention_begin/end, for the contention table and lock rows' waits */
+static int attach_cont(struct fb_session *s)
+{
+	struct bpf_link *l1, *l2;
+
+	if (s->cont && s->cont->links.fb_cont_end)
+		return 0;
+	l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
+	l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
+	if (!l2) {
+		bpf_link__destroy(l1);
+		return -1;
+	}
+	s->cont->links.fb_cont_begin = l1;
+	s->cont->links.fb_cont_end = l2;
+	return 0;
+}
+
 static void attach_tracepoints(struct fb_session *s)
 {
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
-		struct bpf_link *l1, *l2;
 
 		if (r->def->kind == FB_CALLSITE) {
 			if (!s->cont || !s->cont->rodata->nsites) {
@@ -564,18 +567,13 @@ static void attach_tracepoints(struct fb_session *s)
 			else
 				set_status(r, FB_UNAVAILABLE, "-", "-");
 		} else if (r->def->kind == FB_CONTENTION) {
-			l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
-			l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
-			if (l1 && l2) {
-				s->cont->links.fb_cont_begin = l1;
-				s->cont->links.fb_cont_end = l2;
+			if (!attach_cont(s)) {
 				set_status(r, FB_ATTACHED, "raw_tp", "contention_begin/end");
-			} else {
-				bpf_link__destroy(l1);
-				reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
-					   strerror(errno));
-				set_status(r, FB_UNAVAILABLE, "-", "-");
+				continue;
 			}
+			reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
+				   strerror(errno));
+			set_status(r, FB_UNAVAILABLE, "-", "-");
 		}
 	}
 }
@@ -598,7 +596,7 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 		set_status(r, FB_UNAVAILABLE, "-", "-");
 		if (d->kind == FB_CALLSITE)
 			new_slot(s, r, "size", "B");
-		if (d->kind == FB_CONTENTION)
+		if (d->kind == FB_CONTENTION || d->kind == FB_LOCK)
 			*want_cont = 1;
 	}
 }
@@ -651,13 +649,20 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 		if (r->def->kind == FB_FUNC)
 			attach_func_row(s, r);
 		else if (r->def->kind == FB_LOCK)
-			attach_lock_row(s, r);
+			lock_row_slots(s, r);
 	}
 	attach_tracepoints(s);
+	attach_locks(s);
 	zero_counts(s);
 	if (!access("/proc/lock_stat", W_OK))
 		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
+	fb_locks_enable(s->locks, 1);
 	return s;
+}
+
+void fb_session_enable(struct fb_session *s, int on)
+{
+	fb_locks_enable(s->locks, on);
 }
 
 int fb_session_attached(const struct fb_session *s)
@@ -750,7 +755,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
 
-		if (r->def->kind == FB_LOCK)
+		if (!strcmp(r->res.method, "lock_stat"))
 			continue;	/* filled from lock_stat below */
 		for (int j = 0; j < r->res.nstats; j++) {
 			char unit[8];
@@ -772,6 +777,7 @@ void fb_session_close(struct fb_session *s)
 {
 	if (!s)
 		return;
+	fb_locks_close(s->locks);
 	for (int i = 0; i < s->ninst; i++)
 		fbfunc_bpf__destroy(s->inst[i].skel);
 	fbcont_bpf__destroy(s->cont);

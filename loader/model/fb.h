@@ -75,7 +75,8 @@ const char *fb_kind_name(enum fb_kind k);
 const char *fb_probe_status_name(enum fb_probe_status s);
 const char *fb_wl_status_name(enum fb_wl_status s);
 
-#define FB_MAX_STATS 2
+/* lock rows: hold, wait, and for rwsems hold_read, wait_read */
+#define FB_MAX_STATS 4
 struct fb_probe_result {
 	char name[48];
 	char series[24];
@@ -86,7 +87,7 @@ struct fb_probe_result {
 	char reason[192];	/* why unavailable / notes */
 	int nstats;
 	struct {
-		char name[16];	/* latency | wait | hold | size */
+		char name[16];	/* latency | size | hold | wait | hold_read | wait_read */
 		struct fb_hist h;
 	} stats[FB_MAX_STATS];
 };
