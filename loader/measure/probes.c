@@ -30,6 +30,7 @@
 #include "fbcont.skel.h"
 #include "fbfunc.skel.h"
 #include "fbprobe.h"
+#include "measure/contention.h"
 #include "measure/ksyms.h"
 #include "measure/locks.h"
 #include "measure/probes.h"
@@ -699,54 +700,17 @@ static void read_slot(struct fb_session *s, int slot, struct fb_hist *h)
 	free(per);
 }
 
-static const char *lock_label(struct fb_session *s, uint64_t addr, char *buf, size_t len)
-{
-	uint64_t off;
-	const char *n;
-
-	for (int i = 0; i < s->nrows; i++)
-		if (s->rows[i].def->kind == FB_LOCK && s->rows[i].inst == addr)
-			return s->rows[i].def->name;
-	n = fb_ksym_name(s->ks, addr, &off);
-	if (n && off < 4096) {
-		snprintf(buf, len, off ? "%s+0x%llx" : "%s", n, (unsigned long long)off);
-		return buf;
-	}
-	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return buf;
-}
-
 static void collect_contention(struct fb_session *s, struct fb_result *res)
 {
-	uint64_t key, next, *prev = NULL;
-	struct fb_cont c;
-	char buf[64];
+	struct fb_named_lock named[FB_MAX_PROBES];
+	int n = 0;
 
 	if (!s->cont || !s->cont->links.fb_cont_end)
 		return;
-	while (!bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(bpf_map__fd(s->cont->maps.cont), &key, &c))
-			continue;
-		/* keep the 32 with the most wait time */
-		int at = res->ncontention < 32 ? res->ncontention++ : -1;
-
-		if (at < 0) {
-			at = 0;
-			for (int i = 1; i < 32; i++)
-				if (res->contention[i].wait_ns < res->contention[at].wait_ns)
-					at = i;
-			if (res->contention[at].wait_ns >= c.wait_ns)
-				continue;
-		}
-		snprintf(res->contention[at].lock, sizeof(res->contention[at].lock), "%s",
-			 lock_label(s, key, buf, sizeof(buf)));
-		res->contention[at].addr = key;
-		res->contention[at].count = c.count;
-		res->contention[at].wait_ns = c.wait_ns;
-		res->contention[at].max_ns = c.max_ns;
-	}
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].def->kind == FB_LOCK && s->rows[i].inst)
+			named[n++] = (struct fb_named_lock){ s->rows[i].inst, s->rows[i].def->name };
+	fb_contention_collect(bpf_map__fd(s->cont->maps.cont), s->ks, named, n, res);
 }
 
 void fb_session_collect(struct fb_session *s, struct fb_result *res)
