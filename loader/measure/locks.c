@@ -26,7 +26,6 @@
 #include "fblock.skel.h"
 #include "fbprobe.h"
 #include "measure/locks.h"
-#include "measure/probes.h"
 
 /* Each lock function, with its candidates (first present wins). */
 static const struct lock_fn {
@@ -257,28 +256,4 @@ int fb_lock_stat_read(const char *cls, struct fb_hist *hold, struct fb_hist *wai
 	if (f)
 		fclose(f);
 	return found;
-}
-
-void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
-{
-	struct lock_stat_row l;
-	char line[512], key[64];
-	FILE *f = fopen("/proc/lock_stat", "r");
-
-	while (f && fgets(line, sizeof(line), f)) {
-		if (lock_stat_parse(line, &l) < 0)
-			continue;
-		for (int i = 0; i < fb_nprobes; i++) {
-			const struct fb_probe_def *d = &fb_probes[i];
-
-			if (d->kind != FB_LOCK || strcmp(l.cls, d->lock_class))
-				continue;
-			snprintf(key, sizeof(key), "%s_%s", phase, d->name);
-			fb_count_set(ops, key, (uint64_t)l.v[7]);
-			snprintf(key, sizeof(key), "%s_%s_hold_ns", phase, d->name);
-			fb_count_set(ops, key, us_to_ns(l.v[10]));
-		}
-	}
-	if (f)
-		fclose(f);
 }

@@ -67,6 +67,7 @@ struct fb_session {
 };
 
 static struct fb_session *cur;	/* for the libbpf print callback */
+static struct fb_session *active;	/* for fb_lock_stat_snapshot() */
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -303,33 +304,6 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 
 /* ---- instance resolution: kallsyms, pointer read, BTF member ---- */
 
-static long member_offset(struct fb_session *s, const char *path)
-{
-	char type[64];
-	const char *dot = strchr(path, '.');
-	const struct btf_type *t;
-	const struct btf_member *m;
-	int id;
-
-	if (!dot || (size_t)(dot - path) >= sizeof(type))
-		return -1;
-	memcpy(type, path, (size_t)(dot - path));
-	type[dot - path] = '\0';
-	if (!s->btf)
-		s->btf = btf__load_vmlinux_btf();
-	if (!s->btf)
-		return -1;
-	id = btf__find_by_name_kind(s->btf, type, BTF_KIND_STRUCT);
-	if (id < 0)
-		return -1;
-	t = btf__type_by_id(s->btf, (unsigned int)id);
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(s->btf, m->name_off), dot + 1))
-			return (long)(btf_member_bit_offset(t, (unsigned int)i) / 8);
-	return -1;
-}
-
 static int row_wanted(const struct fb_probe_def *d, const char *const *pat, int npat)
 {
 	if (!npat)
@@ -361,7 +335,7 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 		addr = ptrval;
 	}
 	if (d->inst_member) {
-		off = member_offset(s, d->inst_member);
+		off = fb_btf_member_offset(&s->btf, d->inst_member);
 		if (off < 0) {
 			reason_add(r, "%s: not in this kernel's BTF", d->inst_member);
 			return;
@@ -658,6 +632,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 	if (!access("/proc/lock_stat", W_OK))
 		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
 	fb_locks_enable(s->locks, 1);
+	active = s;
 	return s;
 }
 
@@ -713,6 +688,52 @@ static void collect_contention(struct fb_session *s, struct fb_result *res)
 	fb_contention_collect(bpf_map__fd(s->cont->maps.cont), s->ks, named, n, res);
 }
 
+static void phase_set(struct fb_counts *ops, const char *phase, const char *row,
+		      const char *suffix, const struct fb_hist *h)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_%s%s", phase, row, suffix);
+	fb_count_set(ops, key, h->count);
+	snprintf(key, sizeof(key), "%s_%s%s_hold_ns", phase, row, suffix);
+	fb_count_set(ops, key, h->sum);
+}
+
+/*
+ * The phase hook: each lock row's write (exclusive) acquisitions and hold
+ * total so far, as "<phase>_<row>" and "<phase>_<row>_hold_ns" (BPF rows
+ * also "<phase>_<row>_read..." for rwsem readers); where /proc/lock_stat
+ * exists too, its class figures as "<phase>_<row>_lockstat...".
+ */
+void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
+{
+	for (int i = 0; i < fb_nprobes; i++) {
+		const struct fb_probe_def *d = &fb_probes[i];
+		const struct row *r = NULL;
+		struct fb_hist h = {}, w = {};
+		int bpf;
+
+		for (int j = 0; active && j < active->nrows; j++)
+			if (active->rows[j].def == d)
+				r = &active->rows[j];
+		if (d->kind != FB_LOCK)
+			continue;
+		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
+		if (bpf) {
+			read_slot(active, r->slot[0], &h);
+			phase_set(ops, phase, d->name, "", &h);
+		}
+		if (bpf && r->res.nstats > 2) {
+			memset(&h, 0, sizeof(h));
+			read_slot(active, r->slot[2], &h);
+			phase_set(ops, phase, d->name, "_read", &h);
+		}
+		memset(&h, 0, sizeof(h));
+		if (!fb_lock_stat_read(d->lock_class, &h, &w))
+			phase_set(ops, phase, d->name, bpf ? "_lockstat" : "", &h);
+	}
+}
+
 void fb_session_collect(struct fb_session *s, struct fb_result *res)
 {
 	res->nprobes = 0;
@@ -754,5 +775,7 @@ void fb_session_close(struct fb_session *s)
 	fb_ksyms_free(s->ks);
 	if (cur == s)
 		cur = NULL;
+	if (active == s)
+		active = NULL;
 	free(s);
 }
