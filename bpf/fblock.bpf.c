@@ -99,20 +99,23 @@ static __always_inline int on_release(u64 lock)
 	return 0;
 }
 
-SEC("fexit/foliobench_placeholder")
-int BPF_PROG(fb_acq_fexit)
+/* the lock: every hooked function takes it as its first argument */
+static __always_inline u64 lock_arg(void *ctx)
 {
 	u64 lock = 0;
 
 	bpf_get_func_arg(ctx, 0, &lock);
-	return on_acquired(lock);
+	return lock;
+}
+
+SEC("fexit/foliobench_placeholder")
+int BPF_PROG(fb_acq_fexit)
+{
+	return on_acquired(lock_arg(ctx));
 }
 
 SEC("fentry/foliobench_placeholder")
 int BPF_PROG(fb_rel_fentry)
 {
-	u64 lock = 0;
-
-	bpf_get_func_arg(ctx, 0, &lock);
-	return on_release(lock);
+	return on_release(lock_arg(ctx));
 }
