@@ -22,18 +22,30 @@
 # (per kernfs_add_one) drop by 1 +- 0.1 from baseline to patched (2 -> 1:
 # activation moves into the linking hold, series patch 1/3).
 #
+# With -l LOCKSTAT_DIR (a PROVE_LOCKING + LOCK_STAT kernel), one more boot
+# checks exactness against /proc/lock_stat in the same guest and window:
+# the workload's "register" phase hook snapshots both at the same instant
+# (/proc/lock_stat is zeroed when the probes attach, the BPF programs are
+# enabled then), and for each lock the BPF write acquisitions
+# (register_<lock>) must equal lock_stat's class count
+# (register_<lock>_lockstat).  Allowed difference: none.  The class covers
+# every instance (every kernfs root), the row only sysfs's; in this guest
+# only sysfs is busy during registration, so a difference is a bug.
+#
 # Usage: tests/guest/lock-test.sh BASELINE_DIR [PATCHED_DIR] [-n BOOTS] [-d DEVICES]
+#            [-l LOCKSTAT_DIR]
 # Output: ok/not ok lines; exit 1 if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 . tests/guest/lib.sh
 fb=$PWD/foliobench
-boots=3 devices=100
+boots=3 devices=100 lockstat=
 kernels=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) boots=$2; shift 2 ;;
 	-d) devices=$2; shift 2 ;;
+	-l) lockstat=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "lock-test: unknown option $1" >&2; exit 2 ;;
 	*) kernels+=("$1"); shift ;;
@@ -101,6 +113,20 @@ if [ ${#kernels[@]} -ge 2 ] && [ -s "$res/baseline-1.json" ] && [ -s "$res/patch
 		(c($p; "kernfs_rwsem"; 0) / c($p; "kernfs_add_one"; 0))')
 	check "rwsem write holds per node drop by 1 +- 0.1 baseline -> patched (got $d)" \
 		jq -en --argjson d "$d" '$d >= 0.9 and $d <= 1.1' >/dev/null
+fi
+if [ -n "$lockstat" ]; then
+	f=$res/lockstat.json
+	boot "$lockstat" "$f"
+	rc=$?
+	check "lockstat kernel: sysfs under all lock rows, no oops/splat/hang (vm rc=$rc)" test $rc = 0
+	for l in kernfs_rwsem kernfs_idr_lock gdp_mutex; do
+		[ $rc = 0 ] && [ -s "$f" ] || break
+		b=$(op "$f" sysfs "register_$l") ls=$(op "$f" sysfs "register_${l}_lockstat")
+		check "lockstat kernel: $l attached with BPF" \
+			test "$(status "$f" $l)" = attached/fexit+fentry
+		check "lockstat kernel: $l BPF acquisitions $b = /proc/lock_stat $ls (registration)" \
+			test "$b" -gt 0 -a "$b" = "$ls"
+	done
 fi
 echo "# lock-test: $((SECONDS - start)) s for ${#kernels[@]} kernel(s) x $boots boot(s)," \
 	"sysfs.devices=$devices"
