@@ -18,9 +18,10 @@
 #     16 IDs per acquisition, series patch 3/3);
 #   - gdp_mutex holds >= the glue dirs the workload made (get_device_parent
 #     takes it for each class device) and <= 2x get_device_parent calls;
-# and across kernels, from the first boot of each: the write holds per node
-# (per kernfs_add_one) drop by 1 +- 0.1 from baseline to patched (2 -> 1:
-# activation moves into the linking hold, series patch 1/3).
+# and across kernels, from the first boot of each: during registration the
+# baseline takes the sysfs rwsem for write exactly once more per node than
+# the patched kernel (2 -> 1: activation moves into the linking hold, series
+# patch 1/3), i.e. baseline - patched = kernfs_new_node calls, exactly.
 #
 # With -l LOCKSTAT_DIR (a PROVE_LOCKING + LOCK_STAT kernel), one more boot
 # checks exactness against /proc/lock_stat in the same guest and window:
@@ -67,7 +68,7 @@ boot() {	# boot KERNEL OUT: one guest, the sysfs workload under every probe
 check_counts() {	# check_counts FILE ARM N
 	local f=$1 arm=$2 n=$3 w a act idr nn gdp gcalls glue
 	w=$(probe "$f" kernfs_rwsem 0) a=$(probe "$f" kernfs_add_one)
-	act=$(probe "$f" kernfs_activate) idr=$(probe "$f" kernfs_idr_lock 0)
+	act=$(probe "$f" kernfs_activate) idr=$(op "$f" sysfs register_kernfs_idr_lock)
 	nn=$(probe "$f" kernfs_new_node) gdp=$(probe "$f" gdp_mutex 0)
 	gcalls=$(probe "$f" get_device_parent) glue=$(op "$f" sysfs glue_dirs)
 	echo "# $arm boot $n: rwsem write=$w read=$(probe "$f" kernfs_rwsem 2)" \
@@ -79,10 +80,10 @@ check_counts() {	# check_counts FILE ARM N
 	check "$arm boot $n: rwsem write holds $w >= add_one $a + activate $act" \
 		test "$a" -gt 0 -a "$w" -ge $((a + act))
 	if [ "$arm" = baseline ]; then
-		check "$arm boot $n: idr lock holds $idr >= new_node $nn" \
+		check "$arm boot $n: idr lock holds in registration $idr >= new_node $nn" \
 			test "$nn" -gt 0 -a "$idr" -ge "$nn"
 	else
-		check "$arm boot $n: idr lock holds $idr <= new_node $nn / 4 (batched)" \
+		check "$arm boot $n: idr lock holds in registration $idr <= new_node $nn / 4 (batched)" \
 			test "$nn" -gt 0 -a $((idr * 4)) -le "$nn"
 	fi
 	check "$arm boot $n: gdp_mutex holds $gdp in [glue dirs $glue, 2 x calls $gcalls]" \
@@ -107,12 +108,11 @@ for k in "${!kernels[@]}"; do
 	done
 done
 if [ ${#kernels[@]} -ge 2 ] && [ -s "$res/baseline-1.json" ] && [ -s "$res/patched-1.json" ]; then
-	d=$(jq -n --slurpfile b "$res/baseline-1.json" --slurpfile p "$res/patched-1.json" '
-		def c($r; $n; $i): $r[0].probes[] | select(.name == $n) | .stats[$i].count;
-		(c($b; "kernfs_rwsem"; 0) / c($b; "kernfs_add_one"; 0)) -
-		(c($p; "kernfs_rwsem"; 0) / c($p; "kernfs_add_one"; 0))')
-	check "rwsem write holds per node drop by 1 +- 0.1 baseline -> patched (got $d)" \
-		jq -en --argjson d "$d" '$d >= 0.9 and $d <= 1.1' >/dev/null
+	bw=$(op "$res/baseline-1.json" sysfs register_kernfs_rwsem)
+	pw=$(op "$res/patched-1.json" sysfs register_kernfs_rwsem)
+	nn=$(probe "$res/baseline-1.json" kernfs_new_node)
+	check "registration: rwsem write acquisitions baseline $bw - patched $pw = one per node ($nn)" \
+		test "$nn" -gt 0 -a $((bw - pw)) = "$nn"
 fi
 if [ -n "$lockstat" ]; then
 	f=$res/lockstat.json
