@@ -101,7 +101,8 @@ const struct fb_probe_def fb_probes[] = {
 	/* ---- both ---- */
 	{
 		.name = "contention", .series = "-", .kind = FB_CONTENTION,
-		.proves = "lock:contention_begin/end wait time by lock address",
+		.proves = "lock:contention_begin/end wait time per lock: catalogue lock, "
+			  "symbol(+offset), or one [unresolved] group",
 	},
 };
 
