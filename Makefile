@@ -71,8 +71,8 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 
 # -MMD: each object depends on the headers it includes, nothing more.  The
 # skeletons are generated headers, so they must exist before the first
-# compile of the one file that includes them (measure/probes.c).
-$(OUT)/loader/measure/probes.o: $(SKELS)
+# compile of the files that include them (measure/probes.c, locks.c).
+$(OUT)/loader/measure/probes.o $(OUT)/loader/measure/locks.o: $(SKELS)
 $(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

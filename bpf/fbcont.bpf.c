@@ -12,7 +12,7 @@
  * Not here, on purpose: programs on lockdep's lock:lock_acquire/release.
  * On our PROVE_LOCKING guests under TCG even a bpftrace count() there
  * stalled RCU, and a filtered foliobench program triple-faulted the guest;
- * lock rows read /proc/lock_stat instead (probes.c).
+ * lock rows time holds from the lock functions instead (fblock.bpf.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -35,6 +35,14 @@ const volatile __u64 deref_addr[FB_MAX_DEREF];
 const volatile __u32 resolver_tgid;
 __u64 deref_val[FB_MAX_DEREF];
 __u32 deref_done;
+/*
+ * Lock rows' instances (set by the loader after loading): their waits are
+ * also recorded as histograms, in the read-side slot when the waiter is an
+ * rwsem reader (LCB_F_READ), else in the exclusive one.
+ */
+__u64 wlock_addr[FB_MAX_LOCKS];
+__u32 wlock_slot[FB_MAX_LOCKS];
+__u32 wlock_rslot[FB_MAX_LOCKS];
 
 #include "fbrecord.bpf.h"
 
@@ -49,14 +57,14 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, u32);
-	__type(value, struct fb_start);
+	__type(value, struct fb_cstart);
 } cstart SEC(".maps");
 
 SEC("raw_tp/contention_begin")
 int BPF_PROG(fb_cont_begin, void *lock, unsigned int flags)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
-	struct fb_start s = { .ts = bpf_ktime_get_ns(), .arg0 = (u64)lock };
+	struct fb_cstart s = { .ts = bpf_ktime_get_ns(), .lock = (u64)lock, .flags = flags };
 
 	bpf_map_update_elem(&cstart, &tid, &s, BPF_ANY);
 	return 0;
@@ -67,17 +75,23 @@ int BPF_PROG(fb_cont_end, void *lock, int ret)
 {
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	struct fb_cont zero = {}, *c;
-	struct fb_start *s;
+	struct fb_cstart *s;
 	u64 d;
 
 	s = bpf_map_lookup_elem(&cstart, &tid);
 	if (!s)
 		return 0;
 	d = bpf_ktime_get_ns() - s->ts;
-	c = bpf_map_lookup_elem(&cont, &s->arg0);
+	for (u32 i = 0; i < FB_MAX_LOCKS; i++) {
+		if (wlock_addr[i] && wlock_addr[i] == s->lock) {
+			record((s->flags & FB_LCB_F_READ) ? wlock_rslot[i] : wlock_slot[i], d);
+			break;
+		}
+	}
+	c = bpf_map_lookup_elem(&cont, &s->lock);
 	if (!c) {
-		bpf_map_update_elem(&cont, &s->arg0, &zero, BPF_NOEXIST);
-		c = bpf_map_lookup_elem(&cont, &s->arg0);
+		bpf_map_update_elem(&cont, &s->lock, &zero, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&cont, &s->lock);
 	}
 	if (c) {
 		__sync_fetch_and_add(&c->count, 1);

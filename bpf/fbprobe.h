@@ -31,4 +31,21 @@ struct fb_cont {
 
 #define FB_MAX_CONT	4096
 
+/*
+ * Lock rows: watched lock instances (fblock hold, fbcont wait), a power of
+ * two so the BPF side can mask an index.
+ */
+#define FB_MAX_LOCKS	4
+
+/* lock:contention_begin's flags (include/trace/events/lock.h) */
+#define FB_LCB_F_READ	(1U << 1)
+
+/* fbcont's contention_begin stash: when, which lock, read or write */
+struct fb_cstart {
+	unsigned long long ts;
+	unsigned long long lock;
+	unsigned int flags;
+	unsigned int pad;
+};
+
 #endif /* FBPROBE_H */

@@ -79,26 +79,30 @@ const struct fb_probe_def fb_probes[] = {
 		.name = "kernfs_rwsem", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "sysfs_root", .inst_deref = 1,
 		.inst_member = "kernfs_root.kernfs_rwsem",
-		.lock_class = "&root->kernfs_rwsem", .workload = "sysfs",
-		.proves = "write acquisitions of the sysfs root's rwsem per node: 2 -> 1",
+		.lock_class = "&root->kernfs_rwsem", .lock_type = FB_LK_RWSEM,
+		.workload = "sysfs",
+		.proves = "write acquisitions of the sysfs root's rwsem per node: 2 -> 1 "
+			  "(stats hold/wait: write side; hold_read/wait_read: read side)",
 	},
 	{
 		.name = "kernfs_idr_lock", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "sysfs_root", .inst_deref = 1,
 		.inst_member = "kernfs_root.kernfs_idr_lock",
-		.lock_class = "&root->kernfs_idr_lock", .workload = "sysfs",
+		.lock_class = "&root->kernfs_idr_lock", .lock_type = FB_LK_SPIN,
+		.workload = "sysfs",
 		.proves = "inode ID allocations under the idr lock: batched 16 per acquisition",
 	},
 	{
 		.name = "gdp_mutex", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "gdp_mutex",
-		.lock_class = "gdp_mutex", .workload = "sysfs",
+		.lock_class = "gdp_mutex", .lock_type = FB_LK_MUTEX, .workload = "sysfs",
 		.proves = "get_device_parent()'s global mutex: hold time shrinks with the rbtree",
 	},
 	/* ---- both ---- */
 	{
 		.name = "contention", .series = "-", .kind = FB_CONTENTION,
-		.proves = "lock:contention_begin/end wait time by lock address",
+		.proves = "lock:contention_begin/end wait time per lock: catalogue lock, "
+			  "symbol(+offset), or one [unresolved] group",
 	},
 };
 

@@ -7,6 +7,9 @@
 
 #define FB_MAX_CAND 4
 
+/* FB_LOCK: which acquire/release functions take the instance */
+enum fb_lock_type { FB_LK_NONE, FB_LK_RWSEM, FB_LK_MUTEX, FB_LK_SPIN };
+
 struct fb_probe_def {
 	const char *name;
 	const char *series;		/* folio-pool | kernfs-bulk | - */
@@ -24,6 +27,7 @@ struct fb_probe_def {
 	const char *inst_member;
 	/* FB_LOCK: the lockdep class name as /proc/lock_stat prints it */
 	const char *lock_class;
+	enum fb_lock_type lock_type;	/* FB_LOCK */
 	const char *workload;		/* the workload that drives it */
 	const char *proves;		/* what the row shows about the series */
 };

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "model/fb.h"
 #include "measure/ksyms.h"
 
@@ -111,4 +113,31 @@ const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off
 	}
 	*off = addr - ks->syms[lo].addr;
 	return ks->syms[lo].name;
+}
+
+long fb_btf_member_offset(struct btf **btf, const char *path)
+{
+	char type[64];
+	const char *dot = strchr(path, '.');
+	const struct btf_type *t;
+	const struct btf_member *m;
+	int id;
+
+	if (!dot || (size_t)(dot - path) >= sizeof(type))
+		return -1;
+	memcpy(type, path, (size_t)(dot - path));
+	type[dot - path] = '\0';
+	if (!*btf)
+		*btf = btf__load_vmlinux_btf();
+	if (!*btf)
+		return -1;
+	id = btf__find_by_name_kind(*btf, type, BTF_KIND_STRUCT);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(*btf, (unsigned int)id);
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(*btf, m->name_off), dot + 1))
+			return (long)(btf_member_bit_offset(t, (unsigned int)i) / 8);
+	return -1;
 }

@@ -14,4 +14,11 @@ int fb_ksym_lookup(const struct fb_ksyms *ks, const char *name, uint64_t *addr, 
 /* The symbol containing addr, or NULL; *off gets the offset into it. */
 const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off);
 
+struct btf;
+/*
+ * Byte offset of "struct.member" in the running kernel's BTF (loaded into
+ * *btf on first use; the caller frees it with btf__free()), or -1.
+ */
+long fb_btf_member_offset(struct btf **btf, const char *path);
+
 #endif /* KSYMS_H */

@@ -6,10 +6,12 @@
  * the reasons of both attempts.  Each hooked function gets its own instance
  * of the generic fbfunc object (rodata: slot, filter), retargeted with
  * bpf_program__set_attach_target(); all instances share the loader-created
- * maps.  Lock rows read their class from /proc/lock_stat (zeroed when the
- * session opens) on LOCK_STAT kernels; their instance address is still
- * resolved here (kallsyms, an optional pointer read by a raw tracepoint
- * program, a BTF member offset) to name them in the contention table.
+ * maps.  Lock rows resolve their instance address here (kallsyms, an
+ * optional pointer read by a raw tracepoint program, a BTF member offset)
+ * and get hold histograms from locks.c and wait histograms from fbcont's
+ * contention programs; where that cannot attach they fall back to their
+ * class in /proc/lock_stat (zeroed when the session opens) on LOCK_STAT
+ * kernels.
  * Tracepoint rows (contention, kmalloc call sites) use fbcont, which also
  * loads on kernels that refuse tracing programs.
  */
@@ -28,7 +30,9 @@
 #include "fbcont.skel.h"
 #include "fbfunc.skel.h"
 #include "fbprobe.h"
+#include "measure/contention.h"
 #include "measure/ksyms.h"
+#include "measure/locks.h"
 #include "measure/probes.h"
 
 #define MAX_INST 48
@@ -53,6 +57,7 @@ struct fb_session {
 	int hist_fd, stats_fd, watched_fd, starts_fd;
 	uint64_t *hist;
 	struct fbcont_bpf *cont;
+	struct fb_locks *locks;
 	struct inst inst[MAX_INST];
 	int ninst;
 	struct row rows[FB_MAX_PROBES];
@@ -62,6 +67,7 @@ struct fb_session {
 };
 
 static struct fb_session *cur;	/* for the libbpf print callback */
+static struct fb_session *active;	/* for fb_lock_stat_snapshot() */
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -298,33 +304,6 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 
 /* ---- instance resolution: kallsyms, pointer read, BTF member ---- */
 
-static long member_offset(struct fb_session *s, const char *path)
-{
-	char type[64];
-	const char *dot = strchr(path, '.');
-	const struct btf_type *t;
-	const struct btf_member *m;
-	int id;
-
-	if (!dot || (size_t)(dot - path) >= sizeof(type))
-		return -1;
-	memcpy(type, path, (size_t)(dot - path));
-	type[dot - path] = '\0';
-	if (!s->btf)
-		s->btf = btf__load_vmlinux_btf();
-	if (!s->btf)
-		return -1;
-	id = btf__find_by_name_kind(s->btf, type, BTF_KIND_STRUCT);
-	if (id < 0)
-		return -1;
-	t = btf__type_by_id(s->btf, (unsigned int)id);
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(s->btf, m->name_off), dot + 1))
-			return (long)(btf_member_bit_offset(t, (unsigned int)i) / 8);
-	return -1;
-}
-
 static int row_wanted(const struct fb_probe_def *d, const char *const *pat, int npat)
 {
 	if (!npat)
@@ -356,7 +335,7 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 		addr = ptrval;
 	}
 	if (d->inst_member) {
-		off = member_offset(s, d->inst_member);
+		off = fb_btf_member_offset(&s->btf, d->inst_member);
 		if (off < 0) {
 			reason_add(r, "%s: not in this kernel's BTF", d->inst_member);
 			return;
@@ -365,18 +344,29 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	r->inst = addr + (uint64_t)off;
 }
 
-/* ---- lock rows: /proc/lock_stat ---- */
+/* ---- lock rows: BPF hold histograms (locks.c), else /proc/lock_stat ---- */
 
 /*
- * Why not BPF: trampolines on _raw_spin_lock/mutex_lock/down_write faulted
- * TCG guests (text poking of code other CPUs run constantly), and programs
- * on lockdep's lock:lock_acquire/release stalled RCU there.  lock_stat
- * counts exactly what the seed's tables show, per lock class.
+ * Stats of a lock row: hold and wait (exclusive side: the write side of an
+ * rwsem), and for rwsems hold_read and wait_read.  Attached later, all at
+ * once, by attach_locks().
  */
-static void attach_lock_row(struct fb_session *s, struct row *r)
+static void lock_row_slots(struct fb_session *s, struct row *r)
 {
 	new_slot(s, r, "hold", "ns");
 	new_slot(s, r, "wait", "ns");
+	if (r->def->lock_type == FB_LK_RWSEM) {
+		new_slot(s, r, "hold_read", "ns");
+		new_slot(s, r, "wait_read", "ns");
+	}
+}
+
+/*
+ * The fallback where BPF cannot attach: the lock_stat class (every instance
+ * of it, write side, averages only).
+ */
+static void lock_stat_row(struct row *r)
+{
 	if (access("/proc/lock_stat", R_OK | W_OK)) {
 		set_status(r, FB_UNAVAILABLE, "-", "-");
 		reason_add(r, "no /proc/lock_stat: needs CONFIG_LOCK_STAT (lockstat flavour)");
@@ -387,97 +377,68 @@ static void attach_lock_row(struct fb_session *s, struct row *r)
 		   "no per-sample histogram", r->def->lock_class);
 }
 
-/* lock_stat prints microseconds with two decimals */
-static uint64_t us_to_ns(double us)
+static int attach_cont(struct fb_session *s);
+
+/* Tells fbcont which addresses are lock rows, so their waits get histograms. */
+static void watch_waits(struct fb_session *s, const struct row *r, int i)
 {
-	return us > 0 ? (uint64_t)(us * 1000.0 + 0.5) : 0;
-}
-
-struct lock_stat_row {
-	char cls[128];
-	double v[12];	/* con-bounces contentions wait(min max total avg)
-			 * acq-bounces acquisitions hold(min max total avg) */
-};
-
-/*
- * One class line, "name[-W|-R]: 12 numbers"; the read side is skipped
- * (the rows count write acquisitions).  Returns 0 for a write-side line.
- */
-static int lock_stat_parse(const char *line, struct lock_stat_row *l)
-{
-	double *v = l->v;
-	size_t n;
-
-	if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
-		   l->cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
-		   &v[9], &v[10], &v[11]) != 13)
-		return -1;
-	n = strlen(l->cls);
-	if (n > 2 && !strcmp(l->cls + n - 2, "-R"))
-		return -1;
-	if (n > 2 && !strcmp(l->cls + n - 2, "-W"))
-		l->cls[n - 2] = '\0';
-	return 0;
-}
-
-static void lock_stat_line(struct fb_session *s, const char *line)
-{
-	struct lock_stat_row l;
-
-	if (lock_stat_parse(line, &l) < 0)
+	if (!s->cont || i >= FB_MAX_LOCKS)
 		return;
-	for (int i = 0; i < s->nrows; i++) {
-		struct row *r = &s->rows[i];
-		struct fb_hist *hold = &r->res.stats[0].h, *wait = &r->res.stats[1].h;
-
-		if (r->def->kind != FB_LOCK || strcmp(r->res.method, "lock_stat") ||
-		    strcmp(l.cls, r->def->lock_class))
-			continue;
-		wait->count = (uint64_t)l.v[1];
-		wait->min = us_to_ns(l.v[2]);
-		wait->max = us_to_ns(l.v[3]);
-		wait->sum = us_to_ns(l.v[4]);
-		hold->count = (uint64_t)l.v[7];
-		hold->min = us_to_ns(l.v[8]);
-		hold->max = us_to_ns(l.v[9]);
-		hold->sum = us_to_ns(l.v[10]);
-	}
+	s->cont->bss->wlock_slot[i] = (unsigned int)r->slot[1];
+	s->cont->bss->wlock_rslot[i] = (unsigned int)r->slot[r->res.nstats > 2 ? 3 : 1];
+	s->cont->bss->wlock_addr[i] = r->inst;
 }
 
-void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
+static void attach_locks(struct fb_session *s)
 {
-	struct lock_stat_row l;
-	char line[512], key[64];
-	FILE *f = fopen("/proc/lock_stat", "r");
+	struct fb_lock_watch w[FB_MAX_LOCKS] = {};
+	struct row *rows[FB_MAX_LOCKS];
+	int n = 0;
 
-	while (f && fgets(line, sizeof(line), f)) {
-		if (lock_stat_parse(line, &l) < 0)
+	for (int i = 0; i < s->nrows && n < FB_MAX_LOCKS; i++) {
+		struct row *r = &s->rows[i];
+
+		if (r->def->kind != FB_LOCK)
 			continue;
-		for (int i = 0; i < fb_nprobes; i++) {
-			const struct fb_probe_def *d = &fb_probes[i];
-
-			if (d->kind != FB_LOCK || strcmp(l.cls, d->lock_class))
-				continue;
-			snprintf(key, sizeof(key), "%s_%s", phase, d->name);
-			fb_count_set(ops, key, (uint64_t)l.v[7]);
-			snprintf(key, sizeof(key), "%s_%s_hold_ns", phase, d->name);
-			fb_count_set(ops, key, us_to_ns(l.v[10]));
-		}
+		rows[n] = r;
+		w[n].addr = r->inst;
+		w[n].type = r->def->lock_type;
+		w[n].hold_slot = r->slot[0];
+		w[n++].read_slot = r->res.nstats > 2 ? r->slot[2] : -1;
 	}
-	if (f)
-		fclose(f);
+	if (!n)
+		return;
+	s->locks = fb_locks_open(w, n, s->hist_fd, s->stats_fd);
+	for (int i = 0; i < n; i++) {
+		struct row *r = rows[i];
+
+		if (!s->locks || !w[i].ok || attach_cont(s)) {
+			if (!r->inst)
+				reason_add(r, "no instance address");
+			else if (!s->cont || !s->cont->links.fb_cont_end)
+				reason_add(r, "lock:contention_begin/end (wait times) not attached");
+			else
+				reason_add(r, "%s", w[i].reason);
+			lock_stat_row(r);
+			continue;
+		}
+		set_status(r, FB_ATTACHED, w[i].method, w[i].symbol);
+		reason_add(r, "instance 0x%llx; hold: acquire return to release entry, same task; "
+			   "wait: lock:contention_begin/end on the instance",
+			   (unsigned long long)r->inst);
+		watch_waits(s, r, i);
+	}
 }
 
 static void collect_lock_stat(struct fb_session *s)
 {
-	char line[512];
-	FILE *f;
+	for (int i = 0; i < s->nrows; i++) {
+		struct row *r = &s->rows[i];
 
-	f = fopen("/proc/lock_stat", "r");
-	while (f && fgets(line, sizeof(line), f))
-		lock_stat_line(s, line);
-	if (f)
-		fclose(f);
+		if (r->def->kind == FB_LOCK && !strcmp(r->res.method, "lock_stat"))
+			fb_lock_stat_read(r->def->lock_class, &r->res.stats[0].h,
+					  &r->res.stats[1].h);
+	}
 }
 
 /* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
@@ -544,11 +505,28 @@ static uint64_t deref(struct fb_session *s, const char *sym)
 	return 0;
 }
 
+/* lock:contention_begin/end, for the contention table and lock rows' waits */
+static int attach_cont(struct fb_session *s)
+{
+	struct bpf_link *l1, *l2;
+
+	if (s->cont && s->cont->links.fb_cont_end)
+		return 0;
+	l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
+	l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
+	if (!l2) {
+		bpf_link__destroy(l1);
+		return -1;
+	}
+	s->cont->links.fb_cont_begin = l1;
+	s->cont->links.fb_cont_end = l2;
+	return 0;
+}
+
 static void attach_tracepoints(struct fb_session *s)
 {
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
-		struct bpf_link *l1, *l2;
 
 		if (r->def->kind == FB_CALLSITE) {
 			if (!s->cont || !s->cont->rodata->nsites) {
@@ -564,18 +542,13 @@ static void attach_tracepoints(struct fb_session *s)
 			else
 				set_status(r, FB_UNAVAILABLE, "-", "-");
 		} else if (r->def->kind == FB_CONTENTION) {
-			l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
-			l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
-			if (l1 && l2) {
-				s->cont->links.fb_cont_begin = l1;
-				s->cont->links.fb_cont_end = l2;
+			if (!attach_cont(s)) {
 				set_status(r, FB_ATTACHED, "raw_tp", "contention_begin/end");
-			} else {
-				bpf_link__destroy(l1);
-				reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
-					   strerror(errno));
-				set_status(r, FB_UNAVAILABLE, "-", "-");
+				continue;
 			}
+			reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
+				   strerror(errno));
+			set_status(r, FB_UNAVAILABLE, "-", "-");
 		}
 	}
 }
@@ -598,7 +571,7 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 		set_status(r, FB_UNAVAILABLE, "-", "-");
 		if (d->kind == FB_CALLSITE)
 			new_slot(s, r, "size", "B");
-		if (d->kind == FB_CONTENTION)
+		if (d->kind == FB_CONTENTION || d->kind == FB_LOCK)
 			*want_cont = 1;
 	}
 }
@@ -651,13 +624,21 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 		if (r->def->kind == FB_FUNC)
 			attach_func_row(s, r);
 		else if (r->def->kind == FB_LOCK)
-			attach_lock_row(s, r);
+			lock_row_slots(s, r);
 	}
 	attach_tracepoints(s);
+	attach_locks(s);
 	zero_counts(s);
 	if (!access("/proc/lock_stat", W_OK))
 		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
+	fb_locks_enable(s->locks, 1);
+	active = s;
 	return s;
+}
+
+void fb_session_enable(struct fb_session *s, int on)
+{
+	fb_locks_enable(s->locks, on);
 }
 
 int fb_session_attached(const struct fb_session *s)
@@ -694,53 +675,62 @@ static void read_slot(struct fb_session *s, int slot, struct fb_hist *h)
 	free(per);
 }
 
-static const char *lock_label(struct fb_session *s, uint64_t addr, char *buf, size_t len)
-{
-	uint64_t off;
-	const char *n;
-
-	for (int i = 0; i < s->nrows; i++)
-		if (s->rows[i].def->kind == FB_LOCK && s->rows[i].inst == addr)
-			return s->rows[i].def->name;
-	n = fb_ksym_name(s->ks, addr, &off);
-	if (n && off < 4096) {
-		snprintf(buf, len, off ? "%s+0x%llx" : "%s", n, (unsigned long long)off);
-		return buf;
-	}
-	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return buf;
-}
-
 static void collect_contention(struct fb_session *s, struct fb_result *res)
 {
-	uint64_t key, next, *prev = NULL;
-	struct fb_cont c;
-	char buf[64];
+	struct fb_named_lock named[FB_MAX_PROBES];
+	int n = 0;
 
 	if (!s->cont || !s->cont->links.fb_cont_end)
 		return;
-	while (!bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(bpf_map__fd(s->cont->maps.cont), &key, &c))
-			continue;
-		/* keep the 32 with the most wait time */
-		int at = res->ncontention < 32 ? res->ncontention++ : -1;
+	for (int i = 0; i < s->nrows; i++)
+		if (s->rows[i].def->kind == FB_LOCK && s->rows[i].inst)
+			named[n++] = (struct fb_named_lock){ s->rows[i].inst, s->rows[i].def->name };
+	fb_contention_collect(bpf_map__fd(s->cont->maps.cont), s->ks, named, n, res);
+}
 
-		if (at < 0) {
-			at = 0;
-			for (int i = 1; i < 32; i++)
-				if (res->contention[i].wait_ns < res->contention[at].wait_ns)
-					at = i;
-			if (res->contention[at].wait_ns >= c.wait_ns)
-				continue;
+static void phase_set(struct fb_counts *ops, const char *phase, const char *row,
+		      const char *suffix, const struct fb_hist *h)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s_%s%s", phase, row, suffix);
+	fb_count_set(ops, key, h->count);
+	snprintf(key, sizeof(key), "%s_%s%s_hold_ns", phase, row, suffix);
+	fb_count_set(ops, key, h->sum);
+}
+
+/*
+ * The phase hook: each lock row's write (exclusive) acquisitions and hold
+ * total so far, as "<phase>_<row>" and "<phase>_<row>_hold_ns" (BPF rows
+ * also "<phase>_<row>_read..." for rwsem readers); where /proc/lock_stat
+ * exists too, its class figures as "<phase>_<row>_lockstat...".
+ */
+void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
+{
+	for (int i = 0; i < fb_nprobes; i++) {
+		const struct fb_probe_def *d = &fb_probes[i];
+		const struct row *r = NULL;
+		struct fb_hist h = {}, w = {};
+		int bpf;
+
+		for (int j = 0; active && j < active->nrows; j++)
+			if (active->rows[j].def == d)
+				r = &active->rows[j];
+		if (d->kind != FB_LOCK)
+			continue;
+		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
+		if (bpf) {
+			read_slot(active, r->slot[0], &h);
+			phase_set(ops, phase, d->name, "", &h);
 		}
-		snprintf(res->contention[at].lock, sizeof(res->contention[at].lock), "%s",
-			 lock_label(s, key, buf, sizeof(buf)));
-		res->contention[at].addr = key;
-		res->contention[at].count = c.count;
-		res->contention[at].wait_ns = c.wait_ns;
-		res->contention[at].max_ns = c.max_ns;
+		if (bpf && r->res.nstats > 2) {
+			memset(&h, 0, sizeof(h));
+			read_slot(active, r->slot[2], &h);
+			phase_set(ops, phase, d->name, "_read", &h);
+		}
+		memset(&h, 0, sizeof(h));
+		if (!fb_lock_stat_read(d->lock_class, &h, &w))
+			phase_set(ops, phase, d->name, bpf ? "_lockstat" : "", &h);
 	}
 }
 
@@ -750,7 +740,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
 
-		if (r->def->kind == FB_LOCK)
+		if (!strcmp(r->res.method, "lock_stat"))
 			continue;	/* filled from lock_stat below */
 		for (int j = 0; j < r->res.nstats; j++) {
 			char unit[8];
@@ -772,6 +762,7 @@ void fb_session_close(struct fb_session *s)
 {
 	if (!s)
 		return;
+	fb_locks_close(s->locks);
 	for (int i = 0; i < s->ninst; i++)
 		fbfunc_bpf__destroy(s->inst[i].skel);
 	fbcont_bpf__destroy(s->cont);
@@ -784,5 +775,7 @@ void fb_session_close(struct fb_session *s)
 	fb_ksyms_free(s->ks);
 	if (cur == s)
 		cur = NULL;
+	if (active == s)
+		active = NULL;
 	free(s);
 }

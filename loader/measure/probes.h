@@ -17,6 +17,11 @@ struct fb_session;
 struct fb_session *fb_session_open(const char *const *pat, int npat);
 /* Fills r->probes and r->contention from the maps. */
 void fb_session_collect(struct fb_session *s, struct fb_result *r);
+/*
+ * Lock rows count holds that start while enabled (the default once open):
+ * workloads bracket their phases with this.
+ */
+void fb_session_enable(struct fb_session *s, int on);
 /* Number of rows attached. */
 int fb_session_attached(const struct fb_session *s);
 void fb_session_close(struct fb_session *s);

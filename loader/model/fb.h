@@ -141,7 +141,8 @@ struct fb_result;
 int fb_results_same_clock(const struct fb_result *const *r, int n, const char *what,
 			  char *err, size_t len);
 
-#define FB_MAX_STATS 2
+/* lock rows: hold, wait, and for rwsems hold_read, wait_read */
+#define FB_MAX_STATS 4
 struct fb_probe_result {
 	char name[48];
 	char series[24];
@@ -152,7 +153,7 @@ struct fb_probe_result {
 	char reason[192];	/* why unavailable / notes */
 	int nstats;
 	struct {
-		char name[16];	/* latency | wait | hold | size */
+		char name[16];	/* latency | size | hold | wait | hold_read | wait_read */
 		struct fb_hist h;
 	} stats[FB_MAX_STATS];
 };

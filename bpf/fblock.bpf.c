@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fblock.bpf.c - hold time of a few watched lock instances.
+ *
+ * The loader opens this object once per lock function and attaches exactly
+ * ONE program to it: fexit on the acquire function (down_write, down_read,
+ * mutex_lock, _raw_spin_lock) or fentry on the release function (up_write,
+ * up_read, mutex_unlock, _raw_spin_unlock).  Under TCG a second trampoline
+ * program on a busy lock function oopsed guests, so there is no fentry on
+ * an acquire function, hence no "acquire entry" timestamp: wait time comes
+ * from lock:contention_begin/end filtered to the same addresses (fbcont).
+ *
+ * Hold = acquire return -> release entry, on the same task and lock.  A
+ * release on a task that did not acquire (an rwsem read hold handed to
+ * another task, or one acquired before attaching) finds no start and is
+ * not counted, so every hold counted is one acquisition with its release.
+ *
+ * The watched addresses and their histogram slots are rodata (resolved
+ * before loading), so the per-call cost on unwatched locks is a few compares
+ * and the `ctl` lookup; `ctl[0]` is the enabled flag the loader toggles.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "fbprobe.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u64 lock_addr[FB_MAX_LOCKS];
+const volatile __u32 lock_slot[FB_MAX_LOCKS];	/* hold slot of this side */
+const volatile __u32 nlocks;
+
+#include "fbrecord.bpf.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} ctl SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct fb_start_key);
+	__type(value, u64);
+} held SEC(".maps");
+
+/* index of a watched lock, or -1 */
+static __always_inline int lock_index(u64 lock)
+{
+	for (u32 i = 0; i < FB_MAX_LOCKS; i++) {
+		if (i >= nlocks)
+			break;
+		if (lock_addr[i] == lock)
+			return (int)i;
+	}
+	return -1;
+}
+
+static __always_inline int enabled(void)
+{
+	u32 zero = 0, *on = bpf_map_lookup_elem(&ctl, &zero);
+
+	return on && *on;
+}
+
+static __always_inline int on_acquired(u64 lock)
+{
+	int i = lock_index(lock);
+	struct fb_start_key key;
+	u64 ts;
+
+	if (i < 0 || !enabled())
+		return 0;
+	key.tid = (u32)bpf_get_current_pid_tgid();
+	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];	/* unique per lock and side */
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&held, &key, &ts, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int on_release(u64 lock)
+{
+	int i = lock_index(lock);
+	struct fb_start_key key;
+	u64 *ts;
+
+	if (i < 0)
+		return 0;
+	key.tid = (u32)bpf_get_current_pid_tgid();
+	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];
+	ts = bpf_map_lookup_elem(&held, &key);
+	if (!ts)
+		return 0;
+	record(key.slot, bpf_ktime_get_ns() - *ts);
+	bpf_map_delete_elem(&held, &key);
+	return 0;
+}
+
+/* the lock: every hooked function takes it as its first argument */
+static __always_inline u64 lock_arg(void *ctx)
+{
+	u64 lock = 0;
+
+	bpf_get_func_arg(ctx, 0, &lock);
+	return lock;
+}
+
+SEC("fexit/foliobench_placeholder")
+int BPF_PROG(fb_acq_fexit)
+{
+	return on_acquired(lock_arg(ctx));
+}
+
+SEC("fentry/foliobench_placeholder")
+int BPF_PROG(fb_rel_fentry)
+{
+	return on_release(lock_arg(ctx));
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * locks.c - lock hold histograms per instance, for kernels without lockdep.
+ *
+ * Method (and why): one instance of the generic fblock object per lock
+ * function, carrying exactly one program: fexit on the acquire function,
+ * fentry on the release function.  Measured under TCG: a second trampoline
+ * program on a busy lock function oopsed guests, cross-vCPU text poking
+ * oopsed 2-vCPU guests; one program per lock function in a one-vCPU guest
+ * did not.  So every function gets one program, attached before the
+ * workload starts and detached after it ends, with the watched instances'
+ * addresses in rodata (unwatched locks cost a few compares).  A row's
+ * hold is acquire-return -> release-entry on the same task; its wait is
+ * lock:contention_begin/end filtered to the address (fbcont), i.e. the
+ * contended acquisitions only, as lock_stat counts them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "fblock.skel.h"
+#include "fbprobe.h"
+#include "measure/locks.h"
+
+/* Each lock function, with its candidates (first present wins). */
+static const struct lock_fn {
+	enum fb_lock_type type;
+	int read;			/* rwsem read side */
+	int acquire;
+	const char *fn[2];
+} lock_fns[] = {
+	{ FB_LK_RWSEM, 0, 1, { "down_write" } },
+	{ FB_LK_RWSEM, 0, 0, { "up_write" } },
+	{ FB_LK_RWSEM, 1, 1, { "down_read" } },
+	{ FB_LK_RWSEM, 1, 0, { "up_read" } },
+	/* lockdep kernels: mutex_lock() is a macro for mutex_lock_nested() */
+	{ FB_LK_MUTEX, 0, 1, { "mutex_lock", "mutex_lock_nested" } },
+	{ FB_LK_MUTEX, 0, 0, { "mutex_unlock" } },
+	{ FB_LK_SPIN, 0, 1, { "_raw_spin_lock" } },
+	{ FB_LK_SPIN, 0, 0, { "_raw_spin_unlock" } },
+};
+
+#define NFNS ((int)(sizeof(lock_fns) / sizeof(lock_fns[0])))
+
+struct fb_locks {
+	int ctl_fd, held_fd;
+	struct fblock_bpf *skel[NFNS];
+};
+
+static void watch_note(struct fb_lock_watch *w, const char *fn, int acquire, int err)
+{
+	size_t len = strlen(w->reason);
+
+	w->ok = 0;
+	snprintf(w->reason + len, sizeof(w->reason) - len, "%s%s %s: %s", len ? "; " : "",
+		 fn, acquire ? "fexit" : "fentry", strerror(-err));
+}
+
+static void watch_sym(struct fb_lock_watch *w, const char *fn, int acquire)
+{
+	size_t len = strlen(w->symbol);
+
+	snprintf(w->symbol + len, sizeof(w->symbol) - len, "%s%s",
+		 acquire ? (len ? "," : "") : "/", fn);
+}
+
+/* Loads and attaches one function's program for the watches it serves. */
+static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
+		      struct fb_lock_watch *w, int n, int hist_fd, int stats_fd,
+		      struct fblock_bpf **out)
+{
+	struct fblock_bpf *k = fblock_bpf__open();
+	struct bpf_program *p;
+	unsigned int nl = 0;
+	int err;
+
+	if (!k)
+		return -errno;
+	for (int i = 0; i < n && nl < FB_MAX_LOCKS; i++) {
+		if (w[i].type != f->type || !w[i].addr || (f->read && w[i].read_slot < 0))
+			continue;
+		k->rodata->lock_addr[nl] = w[i].addr;
+		k->rodata->lock_slot[nl++] = (unsigned int)(f->read ? w[i].read_slot :
+							    w[i].hold_slot);
+	}
+	k->rodata->nlocks = nl;
+	p = f->acquire ? k->progs.fb_acq_fexit : k->progs.fb_rel_fentry;
+	bpf_program__set_autoload(f->acquire ? k->progs.fb_rel_fentry : k->progs.fb_acq_fexit,
+				  false);
+	err = bpf_program__set_attach_target(p, 0, fn);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.hist, hist_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.stats, stats_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.ctl, l->ctl_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
+	if (!err)
+		err = fblock_bpf__load(k);
+	if (!err) {
+		struct bpf_link *link = bpf_program__attach(p);
+
+		err = link ? 0 : -errno;
+		if (f->acquire)
+			k->links.fb_acq_fexit = link;
+		else
+			k->links.fb_rel_fentry = link;
+	}
+	if (err) {
+		fblock_bpf__destroy(k);
+		return err < 0 ? err : -EINVAL;
+	}
+	*out = k;
+	return 0;
+}
+
+static int needed(const struct lock_fn *f, const struct fb_lock_watch *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (w[i].addr && w[i].type == f->type && (!f->read || w[i].read_slot >= 0))
+			return 1;
+	return 0;
+}
+
+static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n,
+		      int hist_fd, int stats_fd)
+{
+	const struct lock_fn *f = &lock_fns[j];
+	int err = -ENOENT;
+	const char *fn = f->fn[0];
+
+	for (int c = 0; c < 2 && f->fn[c] && err; c++) {
+		fn = f->fn[c];
+		err = attach_one(l, fn, f, w, n, hist_fd, stats_fd, &l->skel[j]);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!w[i].addr || w[i].type != f->type)
+			continue;
+		if (err)
+			watch_note(&w[i], f->fn[0], f->acquire, err);
+		else
+			watch_sym(&w[i], fn, f->acquire);
+	}
+}
+
+struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd)
+{
+	struct fb_locks *l = calloc(1, sizeof(*l));
+	int any = 0;
+
+	if (!l)
+		return NULL;
+	l->ctl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_lock_ctl", 4, 4, 1, NULL);
+	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
+				    sizeof(struct fb_start_key), 8, 16384, NULL);
+	for (int i = 0; i < n; i++) {
+		w[i].ok = w[i].addr != 0;
+		snprintf(w[i].method, sizeof(w[i].method), "fexit+fentry");
+	}
+	for (int j = 0; j < NFNS && l->ctl_fd >= 0 && l->held_fd >= 0; j++)
+		if (needed(&lock_fns[j], w, n))
+			attach_fn(l, j, w, n, hist_fd, stats_fd);
+	for (int j = 0; j < NFNS; j++)
+		any |= l->skel[j] != NULL;
+	if (!any) {
+		fb_locks_close(l);
+		return NULL;
+	}
+	return l;
+}
+
+void fb_locks_enable(struct fb_locks *l, int on)
+{
+	unsigned int zero = 0, v = on ? 1 : 0;
+
+	if (l)
+		bpf_map_update_elem(l->ctl_fd, &zero, &v, BPF_ANY);
+}
+
+void fb_locks_close(struct fb_locks *l)
+{
+	if (!l)
+		return;
+	fb_locks_enable(l, 0);
+	for (int j = 0; j < NFNS; j++)
+		fblock_bpf__destroy(l->skel[j]);
+	if (l->ctl_fd >= 0)
+		close(l->ctl_fd);
+	if (l->held_fd >= 0)
+		close(l->held_fd);
+	free(l);
+}
+
+/* ---- the fallback and the reference: /proc/lock_stat (LOCK_STAT kernels) ---- */
+
+/* lock_stat prints microseconds with two decimals */
+static uint64_t us_to_ns(double us)
+{
+	return us > 0 ? (uint64_t)(us * 1000.0 + 0.5) : 0;
+}
+
+struct lock_stat_row {
+	char cls[128];
+	double v[12];	/* con-bounces contentions wait(min max total avg)
+			 * acq-bounces acquisitions hold(min max total avg) */
+};
+
+/*
+ * One class line, "name[-W|-R]: 12 numbers"; the read side is skipped
+ * (the rows count write acquisitions).  Returns 0 for a write-side line.
+ */
+static int lock_stat_parse(const char *line, struct lock_stat_row *l)
+{
+	double *v = l->v;
+	size_t n;
+
+	if (sscanf(line, " %127[^:]: %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf",
+		   l->cls, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+		   &v[9], &v[10], &v[11]) != 13)
+		return -1;
+	n = strlen(l->cls);
+	if (n > 2 && !strcmp(l->cls + n - 2, "-R"))
+		return -1;
+	if (n > 2 && !strcmp(l->cls + n - 2, "-W"))
+		l->cls[n - 2] = '\0';
+	return 0;
+}
+
+/* 0 and the class's write side into hold and wait, or -1 if not listed. */
+int fb_lock_stat_read(const char *cls, struct fb_hist *hold, struct fb_hist *wait)
+{
+	struct lock_stat_row l;
+	char line[512];
+	FILE *f = fopen("/proc/lock_stat", "r");
+	int found = -1;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (lock_stat_parse(line, &l) < 0 || strcmp(l.cls, cls))
+			continue;
+		wait->count = (uint64_t)l.v[1];
+		wait->min = us_to_ns(l.v[2]);
+		wait->max = us_to_ns(l.v[3]);
+		wait->sum = us_to_ns(l.v[4]);
+		hold->count = (uint64_t)l.v[7];
+		hold->min = us_to_ns(l.v[8]);
+		hold->max = us_to_ns(l.v[9]);
+		hold->sum = us_to_ns(l.v[10]);
+		found = 0;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}

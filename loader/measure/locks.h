@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * locks.h - hold-time programs (fblock) for a few lock instances, one BPF
+ * program per lock function, all attached before the workload starts.
+ */
+#ifndef LOCKS_H
+#define LOCKS_H
+
+#include <stdint.h>
+
+#include "measure/catalogue.h"
+#include "model/fb.h"
+
+struct fb_locks;
+
+struct fb_lock_watch {
+	uint64_t addr;			/* the lock instance */
+	enum fb_lock_type type;
+	int hold_slot;			/* exclusive (write) side */
+	int read_slot;			/* rwsem read side, else -1 */
+	/* out: */
+	int ok;				/* every function it needs is attached */
+	char method[16];		/* fexit+fentry */
+	char symbol[64];		/* "down_write/up_write,down_read/up_read" */
+	char reason[160];		/* why not */
+};
+
+/*
+ * Attaches what the watches need, sharing the histogram maps hist_fd and
+ * stats_fd, disabled (see fb_locks_enable).  Fills each watch's ok, method,
+ * symbol or reason.  Returns NULL when nothing could be attached.
+ */
+struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd);
+/* The programs' enabled flag: holds start only while it is set. */
+void fb_locks_enable(struct fb_locks *l, int on);
+/* Detaches everything (NULL is fine). */
+void fb_locks_close(struct fb_locks *l);
+
+/*
+ * /proc/lock_stat (LOCK_STAT kernels): 0 and a lockdep class's write side
+ * (acquisitions and hold totals into hold, contentions and wait totals into
+ * wait; no buckets), or -1 when the class is not listed.
+ */
+int fb_lock_stat_read(const char *cls, struct fb_hist *hold, struct fb_hist *wait);
+
+#endif /* LOCKS_H */
