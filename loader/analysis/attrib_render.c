@@ -136,7 +136,7 @@ static int grid_build(struct grid *g, const struct fb_attrib *a)
 		g->hot[g->nrows][n + 2] = x->whole.have && is_decided(x->whole.v);
 		if (isnan(x->unexplained) || !is_decided(x->whole.v))
 			snprintf(c[n + 3], ACELL, "-");
-		else if (x->whole.delta)
+		else if (x->whole.delta && fabs(x->unexplained / x->whole.delta) >= 0.005)
 			snprintf(c[n + 3], ACELL, "%.0f%%", x->unexplained / x->whole.delta * 100);
 		else
 			snprintf(c[n + 3], ACELL, "0");
