@@ -188,7 +188,8 @@ static const struct argp ab_argp = {
 	"kernel-patches/arms.conf (built for flavour F first if needed).  With --per-patch "
 	"SERIES: every prefix of the series instead of K1/K2."
 	"\vWrites DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and DIR/ab.json "
-	"(per-patch: also DIR/per-patch.json, and the attribution table instead of the medians); "
+	"(per-patch: also DIR/per-patch.json, the attribution table instead of the medians, "
+	"and DIR/attribution.csv); "
 	"prints per workload the median wall time and per probe the median count and mean "
 	"latency of each arm, then the commands that read DIR.  Exit status 0 if every boot and "
 	"run succeeded, 1 otherwise, 2 on bad options, 130 if interrupted.",
@@ -668,15 +669,22 @@ static void ab_progress(const struct ab_env *e, const struct ab_run *run, int bo
 		run->rc ? "FAILED" : "ok", run->rc, run->boot_s, run->total_s, el, eta);
 }
 
-/* per-patch: the attribution table of what DIR holds now. */
+/* per-patch: the attribution table of what DIR holds now, and DIR/attribution.csv. */
 static void pp_summary(const struct ab_env *e)
 {
+	char err[512], path[PATH_MAX];
 	struct fb_attrib at;
-	char err[512];
+	FILE *f;
 
 	if (fb_attrib_open(&at, e->out, 0.05, 2, err, sizeof(err)) == 0) {
 		printf("\n");
 		fb_attrib_print(stdout, &at, FB_FMT_TEXT);
+		fb_fmt(path, sizeof(path), "%s/attribution.csv", e->out);
+		f = fopen(path, "w");
+		if (f)
+			fb_attrib_print(f, &at, FB_FMT_CSV);
+		if (!f || fclose(f))
+			fb_err("ab: cannot write %s", path);
 	} else {
 		fb_err("ab: no attribution table: %s", err);
 	}
