@@ -16,20 +16,11 @@
 
 #include "analysis/attrib.h"
 #include "model/fb.h"
+#include "tap.h"
 
-static int failures;
+#define CHECK(cond, name)	CHECKF(cond, "%s", name)
+
 static char tmp[256];
-
-#define CHECK(cond, name)						\
-	do {								\
-		if (cond) {						\
-			printf("ok - %s\n", name);			\
-		} else {						\
-			printf("not ok - %s (%s:%d: %s)\n", name,	\
-			       __FILE__, __LINE__, #cond);		\
-			failures++;					\
-		}							\
-	} while (0)
 
 static uint64_t rng = 7;
 
@@ -270,6 +261,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd))
 		printf("# %s failed\n", cmd);
-	printf("# %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return tap_done();
 }
