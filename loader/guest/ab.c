@@ -146,7 +146,7 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 	case OPT_FROM:
 	case OPT_TO:
 		if (fb_opt_uint("ab", key == OPT_FROM ? "--from" : "--to", arg, 1,
-				AB_MAX_ARMS - 1, &v) < 0)
+				64, &v) < 0)
 			return -1;
 		*(key == OPT_FROM ? &e->from : &e->to) = (int)v;
 		return 0;
