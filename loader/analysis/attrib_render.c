@@ -53,25 +53,41 @@ static void fmt_delta(const struct fb_attrib_row *x, const struct fb_attrib_cell
 	snprintf(buf, len, "%s%s (%s)", c->delta < 0 ? "-" : "+", v, p);
 }
 
-/* "-36,136 (-100.0%) changed exact, 100%" */
+/*
+ * "-36,136 (-100.0%) changed exact, 100% of total"; compact (text):
+ * "-36,136 (-100.0%) CHANGED [100%]", "=" for no change, "?" inconclusive.
+ */
 static void cell_str(const struct fb_attrib_row *x, const struct fb_attrib_cell *c,
-		     double share, char *buf, size_t len)
+		     double share, int compact, char *buf, size_t len)
 {
-	char d[80], sh[32] = "";
+	char d[80], sh[32] = "", v[32];
 
 	if (!c->have) {
 		snprintf(buf, len, "n/a");
 		return;
 	}
 	if (c->delta == 0 && c->v == FB_V_NOCHANGE) {
-		snprintf(buf, len, "0 (no change%s)", c->exact ? ", exact" : "");
+		snprintf(buf, len, compact ? "=" : "0 (no change%s)", c->exact ? ", exact" : "");
 		return;
 	}
 	fmt_delta(x, c, d, sizeof(d));
+	if (!compact) {
+		if (!isnan(share))
+			snprintf(sh, sizeof(sh), ", %.0f%% of total", share);
+		snprintf(buf, len, "%s %s%s%s", d, fb_verdict_name(c->v), c->exact ? " exact" :
+			 c->tested ? "" : c->v == FB_V_INCONCLUSIVE ? " (few rounds)" : "", sh);
+		return;
+	}
 	if (!isnan(share))
-		snprintf(sh, sizeof(sh), ", %.0f%% of total", share);
-	snprintf(buf, len, "%s %s%s%s", d, fb_verdict_name(c->v), c->exact ? " exact" :
-		 c->tested ? "" : c->v == FB_V_INCONCLUSIVE ? " (few rounds)" : "", sh);
+		snprintf(sh, sizeof(sh), " [%.0f%%]", share);
+	if (is_decided(c->v)) {
+		snprintf(v, sizeof(v), "%s", fb_verdict_name(c->v));
+		for (char *q = v; *q; q++)
+			*q = (char)(*q - 32 * (*q >= 'a' && *q <= 'z'));
+	} else {
+		snprintf(v, sizeof(v), "%s", c->v == FB_V_NOCHANGE ? "~" : "?");
+	}
+	snprintf(buf, len, "%s %s%s", d, v, sh);
 }
 
 /* "kernfs_activate calls" (with the op counter if normalised) */
@@ -96,7 +112,7 @@ static void short_patch(const char *p, char *buf, size_t len)
 		buf[n - 6] = '\0';
 }
 
-static int grid_build(struct grid *g, const struct fb_attrib *a)
+static int grid_build(struct grid *g, const struct fb_attrib *a, int compact)
 {
 	int n = a->nsteps;
 
@@ -129,10 +145,10 @@ static int grid_build(struct grid *g, const struct fb_attrib *a)
 		label_str(x, c[0], ACELL);
 		fmt_val(x, b->per, b->have ? b->from : NAN, c[1], ACELL);
 		for (int k = 0; k < n; k++) {
-			cell_str(x, &x->step[k], x->share[k], c[k + 2], ACELL);
+			cell_str(x, &x->step[k], x->share[k], compact, c[k + 2], ACELL);
 			g->hot[g->nrows][k + 2] = x->step[k].have && is_decided(x->step[k].v);
 		}
-		cell_str(x, &x->whole, NAN, c[n + 2], ACELL);
+		cell_str(x, &x->whole, NAN, compact, c[n + 2], ACELL);
 		g->hot[g->nrows][n + 2] = x->whole.have && is_decided(x->whole.v);
 		if (isnan(x->unexplained) || !is_decided(x->whole.v))
 			snprintf(c[n + 3], ACELL, "-");
@@ -152,9 +168,9 @@ static void grid_free(struct grid *g)
 	free(g->row);
 }
 
-static void legend(FILE *f, const struct fb_attrib *a, int md)
+static void legend(FILE *f, const struct fb_attrib *a, enum fb_fmt fmt)
 {
-	const char *b = md ? "- " : "  ";
+	const char *b = fmt == FB_FMT_MD ? "- " : "  ", *cont = fmt == FB_FMT_MD ? "  " : b;
 
 	fprintf(f, "%sSeries %s, flavour %s, clock %s; rounds per kernel:", b, a->series,
 		a->flavour, a->clock);
@@ -163,13 +179,17 @@ static void legend(FILE *f, const struct fb_attrib *a, int md)
 	fprintf(f, ".\n");
 	for (int k = 1; k <= a->nsteps; k++)
 		fprintf(f, "%sstep %d: %s\n", b, a->from + k - 1, a->patch[k]);
-	fprintf(f, "%sEach step cell: change from the previous kernel (medians), verdict as in "
-		"`foliobench compare` (alpha %g, minimum effect %g%%), Holm-corrected over the "
-		"%d cells with a p-value; exact = a count constant across rounds, compared "
-		"exactly (not in the family).  \"%% of total\": the step's share of the whole "
-		"series' change.  Unexplained: the whole change minus the decided steps (noise, "
-		"small steps; interactions between patches are not separable with prefixes).\n",
-		b, a->alpha, a->min_effect, a->family);
+	fprintf(f, "%sA step: the change from the previous kernel (medians), with the verdict of "
+		"`foliobench compare` (alpha %g, minimum effect %g%%),\n%sHolm-corrected over the "
+		"%d cells with a p-value; exact: a count constant across rounds, compared exactly "
+		"(not in that family).\n", b, a->alpha, a->min_effect, cont, a->family);
+	fprintf(f, "%s%s: the step's share of the series' change.  Unexplained: the series' "
+		"change minus the decided steps\n%s(noise, small steps; with prefixes only, "
+		"interactions between patches are not told apart).\n", b,
+		fmt == FB_FMT_TEXT ? "[N%]" : "\"% of total\"", cont);
+	if (fmt == FB_FMT_TEXT)
+		fprintf(f, "%s= no change (exact or 0), ~ no change, ? inconclusive (fewer than 3 "
+			"rounds, or not significant after Holm).\n", b);
 	if (!strcmp(a->clock, "icount"))
 		fprintf(f, "%sicount clock: times are virtual ns (instructions x 2^shift).\n", b);
 }
@@ -184,6 +204,7 @@ static void print_text(FILE *f, const struct grid *g)
 			if ((int)strlen(g->cell[i][j]) > w[j])
 				w[j] = (int)strlen(g->cell[i][j]);
 	}
+	w[g->ncols - 1] = 0;	/* no trailing blanks */
 	for (int j = 0; j < g->ncols; j++)
 		fprintf(f, "%-*s%s", w[j], g->hdr[j], j + 1 < g->ncols ? "  " : "\n");
 	for (int i = 0; i < g->nrows; i++)
@@ -315,20 +336,20 @@ void fb_attrib_print(FILE *f, const struct fb_attrib *a, enum fb_fmt fmt)
 		print_csv(f, a);
 		return;
 	}
-	if (grid_build(&g, a)) {
+	if (grid_build(&g, a, fmt == FB_FMT_TEXT)) {
 		fb_err("attribution: out of memory");
 		grid_free(&g);
 		return;
 	}
 	if (fmt == FB_FMT_HTML) {
 		fprintf(f, "<p>");
-		legend(f, a, 0);
+		legend(f, a, fmt);
 		fprintf(f, "</p>\n");
 		print_html(f, &g, a->nsteps);
 	} else {
 		if (fmt == FB_FMT_TEXT)
 			fprintf(f, "Attribution of %s (%s)\n", a->series, a->dir);
-		legend(f, a, fmt == FB_FMT_MD);
+		legend(f, a, fmt);
 		fprintf(f, "\n");
 		if (fmt == FB_FMT_MD)
 			print_md(f, &g);
