@@ -517,6 +517,7 @@ static int pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
 	char path[PATH_MAX], old[sizeof(a->key)];
 	struct dirent *d;
 	DIR *dir;
+	FILE *f;
 
 	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
 	a->keep = !e->rerun && fb_read_file(path, old, sizeof(old)) >= 0 && !strcmp(old, a->key);
@@ -532,7 +533,8 @@ static int pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
 	if (dir)
 		closedir(dir);
 	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
-	if (fb_write_file(path, a->key) < 0) {
+	f = fopen(path, "w");
+	if (!f || fputs(a->key, f) < 0 || fclose(f)) {
 		fb_err("ab: cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
