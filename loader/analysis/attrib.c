@@ -228,13 +228,20 @@ static void split(struct fb_attrib_row *x, int nsteps)
 /*
  * In the table: counts, each item's main metric, and anything a step or
  * the whole series decided; not contention rows named by an address (the
- * address of a lock differs from boot to boot), not metrics with no data.
+ * address of a lock differs from boot to boot), not op counters per
+ * themselves, not metrics with no data.
  */
 static int attrib_show(const struct fb_attrib *a, const struct fb_attrib_row *x)
 {
 	int data = x->whole.have, moved = decided(x->whole.v);
 
+	char self[120];
+
 	if (!strcmp(x->kind, "contention") && !strncmp(x->item, "0x", 2))
+		return 0;
+	/* an op counter "normalised" by itself says nothing */
+	snprintf(self, sizeof(self), "%.80s.%.30s", x->item, x->metric + 4);
+	if (!strncmp(x->metric, "ops.", 4) && !strcmp(x->whole.per, self))
 		return 0;
 	for (int k = 0; k < a->nsteps; k++) {
 		data |= x->step[k].have;
