@@ -172,7 +172,7 @@ static int decided(enum fb_verdict v)
 }
 
 /*
- * Holm step-down over every cell with a p-value: adjusted p of the k-th
+ * Holm step-down over every cell of the table with a p-value: adjusted p of the k-th
  * smallest (1-based) is max over j <= k of min(1, (m - j + 1) p_j).  A cell
  * that compare called improved/regressed/changed but whose adjusted p is
  * not below alpha becomes inconclusive.
@@ -189,7 +189,7 @@ static int holm(struct fb_attrib *a)
 	for (int i = 0; i < a->nrows; i++) {
 		struct fb_attrib_row *x = &a->rows[i];
 
-		for (int k = 0; k <= a->nsteps; k++) {
+		for (int k = 0; k <= a->nsteps && x->show; k++) {
 			struct fb_attrib_cell *c = k < a->nsteps ? &x->step[k] : &x->whole;
 
 			if (c->have && c->tested && !isnan(c->p))
@@ -226,28 +226,25 @@ static void split(struct fb_attrib_row *x, int nsteps)
 }
 
 /*
- * In the table: counts, each item's main metric, and anything a step or
- * the whole series decided; not contention rows named by an address (the
- * address of a lock differs from boot to boot), not op counters per
- * themselves, not metrics with no data.
+ * The table: each item's counts and its main metric (what compare's
+ * verdict of the row is made of), for probes and workloads.  Not the
+ * contention rows (lock:contention_begin/end: timing-driven counts; see
+ * compare), not op counters per themselves, not metrics with no data.
+ * The Holm family is the cells of this table.
  */
 static int attrib_show(const struct fb_attrib *a, const struct fb_attrib_row *x)
 {
-	int data = x->whole.have, moved = decided(x->whole.v);
-
 	char self[120];
+	int data = x->whole.have;
 
-	if (!strcmp(x->kind, "contention") && !strncmp(x->item, "0x", 2))
+	if (!strcmp(x->kind, "contention") || !strcmp(x->kind, "extra"))
 		return 0;
-	/* an op counter "normalised" by itself says nothing */
 	snprintf(self, sizeof(self), "%.80s.%.30s", x->item, x->metric + 4);
 	if (!strncmp(x->metric, "ops.", 4) && !strcmp(x->whole.per, self))
 		return 0;
-	for (int k = 0; k < a->nsteps; k++) {
+	for (int k = 0; k < a->nsteps; k++)
 		data |= x->step[k].have;
-		moved |= x->step[k].have && decided(x->step[k].v);
-	}
-	return data && (x->count || x->primary || moved);
+	return data && (x->count || x->primary);
 }
 
 int fb_attrib_open(struct fb_attrib *a, const char *dir, double alpha, double min_effect,
@@ -269,15 +266,16 @@ int fb_attrib_open(struct fb_attrib *a, const char *dir, double alpha, double mi
 			return -1;
 	if (add_cmp(a, 0, a->nsteps, -1, err, errlen))
 		return -1;
+	for (int i = 0; i < a->nrows; i++) {
+		a->rows[i].show = attrib_show(a, &a->rows[i]);
+		a->shown += a->rows[i].show;
+	}
 	if (holm(a)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (int i = 0; i < a->nrows; i++) {
+	for (int i = 0; i < a->nrows; i++)
 		split(&a->rows[i], a->nsteps);
-		a->rows[i].show = attrib_show(a, &a->rows[i]);
-		a->shown += a->rows[i].show;
-	}
 	return 0;
 }
 

@@ -7,8 +7,9 @@
  *
  * Each step (prefix k-1 -> k) and the whole series (prefix 0 -> N) is one
  * comparison of compare.h (same rows, metrics, statistics and verdicts as
- * `foliobench compare`); the p-values of every cell of the table form one
- * family, Holm-corrected, so a noisy cell keeps improved/regressed only if
+ * `foliobench compare`); the p-values of every cell of the table (each
+ * probe's and workload's counts and main metric; not contention rows) form
+ * one family, Holm-corrected, so a noisy cell keeps improved/regressed only if
  * it survives the correction.  Exact (deterministic) counts are decided
  * exactly and are not in the family.  Each metric's whole change is split
  * over the steps that decided a change; what those do not add up to is the
