@@ -2,7 +2,9 @@
 # kernel-build.sh - build one arm/flavour of the foliobench guest kernel.
 #
 # Usage: scripts/kernel-build.sh [--print] ARM FLAVOUR
-#   ARM      a row of kernel-patches/arms.conf (baseline, patched, ...)
+#   ARM      a row of kernel-patches/arms.conf (baseline, patched, ...), or
+#            SERIES@N: the base plus the first N patches of
+#            kernel-patches/SERIES/series (a prefix, for `ab --per-patch`)
 #   FLAVOUR  perf | lockstat (kernel-patches/configs/FLAVOUR.flavour)
 #
 # Prints the directory holding bzImage, vmlinux (debug info stripped, BTF
@@ -29,25 +31,48 @@ print_only=0
 [ $# -eq 2 ] || die "usage: kernel-build.sh [--print] ARM FLAVOUR"
 arm=$1 flavour=$2
 
-line=$(grep -E "^$arm:" "$kp/arms.conf" || true)
-[ -n "$line" ] || die "unknown arm '$arm' (see kernel-patches/arms.conf)"
-read -r -a series <<<"${line#*:}"
 flav=$kp/configs/$flavour.flavour
 [ -f "$flav" ] || die "unknown flavour '$flavour' (see kernel-patches/configs/*.flavour)"
 mapfile -t frags < <(grep -v '^#' "$flav" | sed '/^$/d;s|^|'"$kp"'/configs/|')
 
-# Patches of the arm, in order; a series may bring a config fragment
-# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites).
-patches=()
-for s in "${series[@]}"; do
-	[ -f "$kp/$s/series" ] || continue	# a series not written yet
-	[ -f "$kp/configs/$s.config" ] && frags+=("$kp/configs/$s.config")
+# Patches of a series, in order, appended to patches[]; at most $2 of them.
+series_patches() {
+	local s=$1 max=$2 p n=0
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
+		[ "$n" -lt "$max" ] || break
 		[ -f "$kp/$s/$p" ] || die "$s/series names $p, which does not exist"
 		patches+=("$kp/$s/$p")
+		n=$((n + 1))
 	done <"$kp/$s/series"
-done
+}
+
+# Patches of the arm, in order; a series may bring a config fragment
+# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites).
+# A prefix SERIES@N never gets that fragment, not even for N = all: every
+# prefix of a per-patch run must have the base's config, or the first step
+# would be charged with the config change (and the fragment's symbols may
+# only arrive with a later patch, so they could not stick anyway).
+patches=()
+if [[ $arm =~ ^([A-Za-z0-9_.-]+)@([0-9]+)$ ]]; then
+	s=${BASH_REMATCH[1]} want=$((10#${BASH_REMATCH[2]}))
+	[ -f "$kp/$s/series" ] || die "unknown series '$s' in '$arm' (kernel-patches/$s/series)"
+	series_patches "$s" "$want"
+	[ "${#patches[@]}" -eq "$want" ] ||
+		die "$arm: the $s series has only ${#patches[@]} patches"
+	[ "$want" -gt 0 ] || die "$arm: a prefix needs at least one patch (the base is 'baseline')"
+	[ $print_only = 0 ] && [ -f "$kp/configs/$s.config" ] &&
+		log "$arm: prefix of $s, built without configs/$s.config (same config as the base)"
+else
+	line=$(grep -E "^$arm:" "$kp/arms.conf" || true)
+	[ -n "$line" ] || die "unknown arm '$arm' (see kernel-patches/arms.conf, or SERIES@N)"
+	read -r -a series <<<"${line#*:}"
+	for s in "${series[@]}"; do
+		[ -f "$kp/$s/series" ] || continue	# a series not written yet
+		[ -f "$kp/configs/$s.config" ] && frags+=("$kp/configs/$s.config")
+		series_patches "$s" 1000000
+	done
+fi
 
 key=$( {
 	cat "$kp/base.env" "${frags[@]}"
@@ -78,7 +103,7 @@ base=$(git -C "$src" rev-parse "$(git -C "$src" tag -l base | head -1 || true)^{
 	git -C "$src" rev-parse HEAD)
 
 # Check out the arm: base plus its patches, remembered as branch arm-KEY.
-branch=arm-$arm-$key
+branch=arm-${arm//@/-p}-$key
 git() { command git -c user.name=foliobench -c user.email=foliobench@localhost "$@"; }
 if git -C "$wt" rev-parse -q --verify "$branch" >/dev/null; then
 	git -C "$wt" checkout -q --detach "$branch"

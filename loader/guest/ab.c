@@ -4,8 +4,15 @@
  * round (A B A B ...), each running `foliobench run` in the guest through
  * fb_vm_run(); per-round results in DIR/<arm>/round-<i>.json, compare's
  * tables at the end and DIR/ab.json describing what ran.
+ *
+ * With --per-patch SERIES the arms are the base and every prefix of the
+ * series (SERIES@1 .. SERIES@N, scripts/kernel-build.sh), interleaved the
+ * same way; DIR/per-patch.json lists them for the attribution table
+ * (analysis/attrib.c), and rounds of a prefix whose kernel and workload
+ * arguments did not change since an earlier run into DIR are kept.
  */
 #include <argp.h>
+#include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
@@ -18,26 +25,38 @@
 #include <unistd.h>
 
 #include "model/fb.h"
+#include "analysis/attrib.h"
 #include "analysis/compare.h"
 #include "analysis/gate.h"
+#include "analysis/stats.h"
 #include "guest/vm.h"
 #include "util/cli.h"
 
 #define AB_MAX_ROUNDS	FB_STATS_MAX_N
 #define AB_DEFAULT_ROUNDS	15
+/*
+ * per-patch: 7 rounds per kernel.  The exact U test of 7 against 7 rounds
+ * that do not overlap gives p = 0.00058, which survives Holm over ~80
+ * cells; 5 rounds (p = 0.0079) would survive only a family of 6.
+ */
+#define AB_PP_ROUNDS	7
 #define AB_DEFAULT_SMP	1
 #define AB_MAX_WL	FB_MAX_WORKLOADS
 #define AB_MAX_PARAMS	32
+#define AB_MAX_ARMS	(FB_ATTRIB_MAX_STEPS + 1)
+#define AB_CLOCK_UNSET	((enum fb_clock)-1)
 #define AB_SEQ_STEP	5	/* --until-decided: rounds between looks */
 
 struct ab_arm {
-	const char *name;	/* baseline | patched */
-	const char *spec;	/* as given */
+	char name[64];		/* baseline | patched | SERIES@N: its directory */
+	char spec[64];		/* as given */
 	char bz[PATH_MAX];
+	char key[1024];		/* per-patch: what its rounds were measured with */
+	int keep;		/* per-patch: rounds in DIR/<name> are reusable */
 };
 
 struct ab_run {
-	int round, arm, rc;
+	int round, arm, rc, reused;
 	double boot_s, total_s;
 	char result[PATH_MAX];
 	char console[PATH_MAX];
@@ -45,24 +64,28 @@ struct ab_run {
 
 /* Everything `ab` was asked for, filled by the option parser. */
 struct ab_env {
-	struct ab_arm arms[2];
+	struct ab_arm arms[AB_MAX_ARMS];
+	int narms;
 	const char *wl[AB_MAX_WL], *params[AB_MAX_PARAMS], *probes[AB_MAX_WL];
 	int nwl, nparams, nprobes, rounds;
 	const char *flavour, *out_opt, *extra_append;
+	const char *series;	/* --per-patch */
+	int from, to, rerun;	/* patches from..to of it (1-based, 0: first/last) */
+	char patch[AB_MAX_ARMS][128];	/* per-patch: patch file of arm i (i >= 1) */
 	struct fb_vm_opts vo;
 	char out[PATH_MAX], exe[PATH_MAX], started[32];
 	struct fb_seq seq;	/* --until-decided: seq.max > 0 */
 };
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
-       OPT_PROBES, OPT_FLAVOR, OPT_UNTIL };
+       OPT_PROBES, OPT_FLAVOR, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL };
 
 static const struct argp_option ab_options[] = {
 	{ "baseline", OPT_BASE, "K1", 0, "kernel A: bzImage, kernel directory or arm (baseline)",
 	  0 },
 	{ "patched", OPT_NEW, "K2", 0, "kernel B (patched)", 0 },
 	{ "rounds", OPT_ROUNDS, "N", 0, "boots per kernel (15: what `foliobench gate` needs to "
-	  "catch a 5% regression under host-clock TCG, docs/compare.md)", 0 },
+	  "catch a 5% regression under host-clock TCG, docs/compare.md; per-patch: 7)", 0 },
 	{ "workload", OPT_WL, "W", 0, "workload to run (repeatable; default: foliobench run's)",
 	  0 },
 	{ "param", OPT_PARAM, "WL.KEY=V", 0, "workload parameter (repeatable)", 0 },
@@ -73,6 +96,16 @@ static const struct argp_option ab_options[] = {
 	{ "until-decided", OPT_UNTIL, "MAX", 0, "after --rounds, add rounds 5 at a time up to MAX "
 	  "per arm until the gate passes or fails (alpha spent over the looks, docs/compare.md); "
 	  "`foliobench gate --looks N,5,MAX DIR` repeats the decision", 0 },
+	{ NULL, 0, NULL, 0, "Per patch:", 5 },
+	{ "per-patch", OPT_PERPATCH, "SERIES", 0, "arms: the base (baseline) and every prefix "
+	  "SERIES@1..N of kernel-patches/SERIES/series; default --clock icount, "
+	  "--out results/per-patch-SERIES-F; then `foliobench report DIR` attributes each "
+	  "change to a patch", 0 },
+	{ "from", OPT_FROM, "I", 0, "per-patch: first patch to attribute (1); the base is then "
+	  "SERIES@I-1", 0 },
+	{ "to", OPT_TO, "J", 0, "per-patch: last patch (the last of the series)", 0 },
+	{ "rerun", OPT_RERUN, NULL, 0, "per-patch: boot every prefix again, even those whose "
+	  "rounds in DIR were measured with the same kernel and arguments", 0 },
 	{ 0 },
 };
 
@@ -92,10 +125,10 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 
 	switch (key) {
 	case OPT_BASE:
-		e->arms[0].spec = arg;
+		fb_fmt(e->arms[0].spec, sizeof(e->arms[0].spec), "%s", arg);
 		return 0;
 	case OPT_NEW:
-		e->arms[1].spec = arg;
+		fb_fmt(e->arms[1].spec, sizeof(e->arms[1].spec), "%s", arg);
 		return 0;
 	case OPT_ROUNDS:
 		if (fb_opt_uint("ab", "--rounds", arg, 1, AB_MAX_ROUNDS, &v) < 0)
@@ -119,6 +152,19 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		return 0;
 	case OPT_PROBES:
 		return push(e->probes, &e->nprobes, AB_MAX_WL, "--probes", arg);
+	case OPT_PERPATCH:
+		e->series = arg;
+		return 0;
+	case OPT_FROM:
+	case OPT_TO:
+		if (fb_opt_uint("ab", key == OPT_FROM ? "--from" : "--to", arg, 1,
+				64, &v) < 0)
+			return -1;
+		*(key == OPT_FROM ? &e->from : &e->to) = (int)v;
+		return 0;
+	case OPT_RERUN:
+		e->rerun = 1;
+		return 0;
 	case OPT_UNTIL:
 		if (fb_opt_uint("ab", "--until-decided", arg, 3, AB_MAX_ROUNDS, &v) < 0)
 			return -1;
@@ -156,8 +202,11 @@ static const struct argp ab_argp = {
 	ab_options, ab_parse, NULL,
 	"Interleaved A/B measurement: for each round, boots K1 then K2 (a fresh guest per boot) "
 	"and runs `foliobench run` in it.  K1/K2 are a bzImage, a kernel directory or an arm of "
-	"kernel-patches/arms.conf (built for flavour F first if needed)."
-	"\vWrites DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and DIR/ab.json; "
+	"kernel-patches/arms.conf (built for flavour F first if needed).  With --per-patch "
+	"SERIES: every prefix of the series instead of K1/K2."
+	"\vWrites DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and DIR/ab.json "
+	"(per-patch: also DIR/per-patch.json, the attribution table instead of the medians, "
+	"and DIR/attribution.csv); "
 	"prints the tables of `foliobench compare DIR`, then the commands that read DIR.  Exit status 0 if every boot and "
 	"run succeeded, 1 otherwise, 2 on bad options, 130 if interrupted.",
 	ab_children, NULL, NULL,
@@ -192,6 +241,8 @@ static json_object *ab_runs_json(const struct ab_env *e, const struct ab_run *ru
 		json_object_object_add(o, "exit", json_object_new_int(r->rc));
 		json_object_object_add(o, "boot_s", json_object_new_double(r->boot_s));
 		json_object_object_add(o, "total_s", json_object_new_double(r->total_s));
+		if (r->reused)
+			json_object_object_add(o, "reused", json_object_new_boolean(1));
 		json_object_object_add(o, "result", json_object_new_string(res));
 		json_object_object_add(o, "console", json_object_new_string(con));
 		json_object_array_add(a, o);
@@ -199,11 +250,29 @@ static json_object *ab_runs_json(const struct ab_env *e, const struct ab_run *ru
 	return a;
 }
 
+/* Writes o (and drops it) to DIR/name, atomically. */
+static int write_json(const struct ab_env *e, json_object *o, const char *name)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	int ret = 0;
+
+	fb_fmt(path, sizeof(path), "%s/%s", e->out, name);
+	fb_fmt(tmp, sizeof(tmp), "%s/.%s.tmp", e->out, name);
+	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_SPACED |
+				    JSON_C_TO_STRING_NOSLASHESCAPE) < 0 ||
+	    rename(tmp, path) < 0) {
+		fb_err("ab: cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		ret = -1;
+	}
+	json_object_put(o);
+	return ret;
+}
+
 static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int nruns)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();
-	char path[PATH_MAX], tmp[PATH_MAX];
-	int ret = 0;
 
 	json_object_object_add(o, "schema", json_object_new_string("foliobench-ab"));
 	json_object_object_add(o, "schema_version", json_object_new_int(1));
@@ -214,7 +283,7 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	json_object_object_add(o, "clock", json_object_new_string(fb_clock_name(e->vo.clock)));
 	json_object_object_add(o, "icount_shift", json_object_new_int(e->vo.icount_shift));
 	json_object_object_add(o, "smp", json_object_new_int(e->vo.smp));
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < e->narms; i++) {
 		json_object *m = json_object_new_object();
 
 		json_object_object_add(m, "name", json_object_new_string(e->arms[i].name));
@@ -226,19 +295,118 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
 	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
 	json_object_object_add(o, "runs", ab_runs_json(e, runs, nruns));
+	return write_json(e, o, "ab.json");
+}
 
-	fb_fmt(path, sizeof(path), "%s/ab.json", e->out);
-	fb_fmt(tmp, sizeof(tmp), "%s/.ab.json.tmp", e->out);
-	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED |
-				    JSON_C_TO_STRING_NOSLASHESCAPE) < 0 ||
-	    rename(tmp, path) < 0) {
-		fb_err("ab: cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		ret = -1;
+/* DIR/per-patch.json: the prefixes in order, for analysis/attrib.c. */
+static int write_pp_json(const struct ab_env *e)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	json_object_object_add(o, "schema", json_object_new_string("foliobench-per-patch"));
+	json_object_object_add(o, "schema_version", json_object_new_int(1));
+	json_object_object_add(o, "series", json_object_new_string(e->series));
+	json_object_object_add(o, "from", json_object_new_int(e->from));
+	json_object_object_add(o, "to", json_object_new_int(e->to));
+	json_object_object_add(o, "flavour", json_object_new_string(e->flavour));
+	json_object_object_add(o, "clock", json_object_new_string(fb_clock_name(e->vo.clock)));
+	json_object_object_add(o, "rounds", json_object_new_int(e->rounds));
+	for (int i = 0; i < e->narms; i++) {
+		json_object *m = json_object_new_object();
+
+		json_object_object_add(m, "dir", json_object_new_string(e->arms[i].name));
+		json_object_object_add(m, "patches", json_object_new_int(e->from - 1 + i));
+		json_object_object_add(m, "patch", json_object_new_string(i ? e->patch[i] : ""));
+		json_object_object_add(m, "kernel", json_object_new_string(e->arms[i].bz));
+		json_object_array_add(a, m);
 	}
-	json_object_put(o);
-	return ret;
+	json_object_object_add(o, "prefixes", a);
+	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
+	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
+	return write_json(e, o, FB_ATTRIB_FILE);
+}
+
+/* --per-patch: the arms are SERIES@from-1 (baseline for 0) .. SERIES@to; 0 or 2. */
+static int pp_arms(struct ab_env *e)
+{
+	static char names[64][128];
+	int n = fb_kernel_series(e->series, names, 64);
+
+	if (n <= 0) {
+		fb_err("ab: --per-patch %s: no patches in kernel-patches/%s/series", e->series,
+		       e->series);
+		return 2;
+	}
+	if (e->arms[0].spec[0] || e->arms[1].spec[0]) {
+		fb_err("ab: --per-patch chooses the kernels itself: no --baseline/--patched");
+		return 2;
+	}
+	e->from = e->from ? e->from : 1;
+	e->to = e->to ? e->to : n;
+	if (e->to > n || e->to > 64 || e->from > e->to || e->to - e->from + 2 > AB_MAX_ARMS) {
+		fb_err("ab: --from %d --to %d: %s has patches 1..%d, at most %d at once",
+		       e->from, e->to, e->series, n, AB_MAX_ARMS - 1);
+		return 2;
+	}
+	e->narms = 0;
+	for (int k = e->from - 1; k <= e->to; k++) {
+		struct ab_arm *a = &e->arms[e->narms];
+
+		if (k)
+			fb_fmt(a->spec, sizeof(a->spec), "%s@%d", e->series, k);
+		else
+			fb_fmt(a->spec, sizeof(a->spec), "baseline");
+		fb_fmt(a->name, sizeof(a->name), "%s", a->spec);
+		if (k)
+			fb_fmt(e->patch[e->narms], sizeof(e->patch[0]), "%s", names[k - 1]);
+		e->narms++;
+	}
+	return 0;
+}
+
+/* What the rounds of arm a depend on: its kernel and the guest's arguments. */
+static void pp_key(const struct ab_env *e, struct ab_arm *a)
+{
+	size_t n = 0, len = sizeof(a->key);
+	const char *const *lists[3] = { e->wl, e->params, e->probes };
+	const int counts[3] = { e->nwl, e->nparams, e->nprobes };
+
+	n += (size_t)fb_fmt(a->key, len, "kernel %s\nclock %s %d\nsmp %d\nmem %s\nappend %s\n"
+			    "tool %s\n", a->bz, fb_clock_name(e->vo.clock), e->vo.icount_shift,
+			    e->vo.smp, e->vo.mem ? e->vo.mem : "", e->extra_append, FB_VERSION);
+	for (int l = 0; l < 3; l++)
+		for (int i = 0; i < counts[l] && n < len; i++)
+			n += (size_t)fb_fmt(a->key + n, len - n, "%d %s\n", l, lists[l][i]);
+}
+
+/* Drops the rounds of DIR/<arm> unless they were measured with the same key. */
+static int pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
+{
+	char path[PATH_MAX], old[sizeof(a->key)];
+	struct dirent *d;
+	DIR *dir;
+	FILE *f;
+
+	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
+	a->keep = !e->rerun && fb_read_file(path, old, sizeof(old)) >= 0 && !strcmp(old, a->key);
+	if (a->keep)
+		return 0;
+	dir = opendir(sub);
+	while (dir && (d = readdir(dir))) {
+		if (strncmp(d->d_name, "round-", 6) && strncmp(d->d_name, "console-round-", 14))
+			continue;
+		fb_fmt(path, sizeof(path), "%s/%s", sub, d->d_name);
+		unlink(path);
+	}
+	if (dir)
+		closedir(dir);
+	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
+	f = fopen(path, "w");
+	if (!f || fputs(a->key, f) < 0 || fclose(f)) {
+		fb_err("ab: cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* Kernels first (building them is the long part on a fresh machine), then DIR. */
@@ -256,24 +424,36 @@ static int ab_prepare(struct ab_env *e)
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
 	if (e->out_opt)
 		fb_fmt(e->out, sizeof(e->out), "%s", e->out_opt);
+	else if (e->series)
+		fb_fmt(e->out, sizeof(e->out), "results/per-patch-%s-%s", e->series, e->flavour);
 	else
 		fb_fmt(e->out, sizeof(e->out), "results/ab-%s", ts);
-	for (int a = 0; a < 2; a++) {
+	for (int a = 0; a < e->narms; a++) {
+		if (e->narms > 2)
+			fb_info("ab: kernel %d/%d: %s", a + 1, e->narms, e->arms[a].spec);
 		if (fb_kernel_resolve(e->arms[a].spec, e->flavour, 1, e->arms[a].bz,
 				      sizeof(e->arms[a].bz)) < 0)
 			return 1;
 		if (fb_stop)
 			return 130;
 	}
-	if (!strcmp(e->arms[1].spec, "patched") && !fb_kernel_arm_has_series("patched"))
+	if (!e->series && !strcmp(e->arms[1].spec, "patched") &&
+	    !fb_kernel_arm_has_series("patched"))
 		fb_info("ab: warning: the patched arm has no series yet, this is an A/A run");
-	if (!strcmp(e->arms[0].bz, e->arms[1].bz))
-		fb_info("ab: warning: both arms boot the same kernel %s", e->arms[0].bz);
-	for (int a = 0; a < 2; a++) {
+	for (int a = 1; a < e->narms; a++)
+		if (!strcmp(e->arms[a - 1].bz, e->arms[a].bz))
+			fb_info("ab: warning: %s and %s boot the same kernel %s",
+				e->arms[a - 1].name, e->arms[a].name, e->arms[a].bz);
+	for (int a = 0; a < e->narms; a++) {
 		fb_fmt(sub, sizeof(sub), "%s/%s", e->out, e->arms[a].name);
 		if (fb_mkdir_p(sub) < 0) {
 			fb_err("ab: cannot create %s: %s", sub, strerror(errno));
 			return 1;
+		}
+		if (e->series) {
+			pp_key(e, &e->arms[a]);
+			if (pp_cache(e, &e->arms[a], sub) < 0)
+				return 1;
 		}
 	}
 	if (!realpath(e->out, real)) {
@@ -297,6 +477,10 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 	       e->arms[a].name, r);
 	fb_fmt(run->console, sizeof(run->console), "%s/%s/console-round-%d.log", e->out,
 	       e->arms[a].name, r);
+	if (e->arms[a].keep && access(run->result, R_OK) == 0) {
+		run->reused = 1;	/* same kernel and arguments as in an earlier run */
+		return;
+	}
 	unlink(run->result);
 	fb_fmt(append, sizeof(append), "foliobench.arm=%s %s", e->arms[a].name,
 	       e->extra_append);
@@ -330,17 +514,52 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 		fb_err("ab: round %d %s: exit 0 but no %s", r, e->arms[a].name, run->result);
 		run->rc = -1;
 	}
+	if (run->rc && e->series && access(run->result, F_OK) == 0) {
+		char failed[PATH_MAX + 8];
+
+		/* neither reused by the next run nor read by compare */
+		fb_fmt(failed, sizeof(failed), "%s.failed", run->result);
+		rename(run->result, failed);
+	}
 }
 
-static void ab_progress(const struct ab_env *e, const struct ab_run *run, int done,
-			uint64_t t0)
+static void ab_progress(const struct ab_env *e, const struct ab_run *run, int booted,
+			int total, uint64_t t0)
 {
 	double el = (double)(fb_now_ns() - t0) / 1e9;
-	double eta = el / done * (2 * e->rounds - done);
+	double eta = booted ? el / booted * (total - booted) : 0;
 
+	if (run->reused) {
+		fb_info("ab: round %d/%d %s: kept from an earlier run (same kernel and arguments)",
+			run->round, e->rounds, e->arms[run->arm].name);
+		return;
+	}
 	fb_info("ab: round %d/%d %s: %s (exit %d), boot %.1fs, total %.1fs; %.0fs elapsed, "
 		"ETA %.0fs", run->round, e->rounds, e->arms[run->arm].name,
 		run->rc ? "FAILED" : "ok", run->rc, run->boot_s, run->total_s, el, eta);
+}
+
+/* per-patch: the attribution table of what DIR holds now, and DIR/attribution.csv. */
+static void pp_summary(const struct ab_env *e)
+{
+	char err[512], path[PATH_MAX];
+	struct fb_attrib at;
+	FILE *f;
+
+	if (fb_attrib_open(&at, e->out, 0.05, 2, err, sizeof(err)) == 0) {
+		printf("\n");
+		fb_attrib_print(stdout, &at, FB_FMT_TEXT);
+		fb_fmt(path, sizeof(path), "%s/attribution.csv", e->out);
+		f = fopen(path, "w");
+		if (f)
+			fb_attrib_print(f, &at, FB_FMT_CSV);
+		if (!f || fclose(f))
+			fb_err("ab: cannot write %s", path);
+	} else {
+		fb_err("ab: no attribution table: %s", err);
+	}
+	fb_attrib_free(&at);
+	fflush(stdout);
 }
 
 /* --until-decided MAX: the first look at --rounds, the loop up to MAX; -1 if MAX < rounds */
@@ -348,9 +567,9 @@ static int ab_until_decided(struct ab_env *e)
 {
 	struct fb_seq *seq = &e->seq;
 
-	if (seq->max < e->rounds || e->rounds < 3) {
-		fb_err("ab: --until-decided %d wants --rounds between 3 and %d (the first look)",
-		       seq->max, seq->max);
+	if (e->series || seq->max < e->rounds || e->rounds < 3) {
+		fb_err("ab: --until-decided %d wants --rounds between 3 and %d (the first look), "
+		       "and no --per-patch", seq->max, seq->max);
 		return -1;
 	}
 	seq->first = e->rounds;
@@ -362,52 +581,84 @@ static int ab_until_decided(struct ab_env *e)
 	return 0;
 }
 
+/* Options into e; 0, or the exit status (0 after --help, 2 on bad options). */
+static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
+{
+	int r = fb_argp_parse(&ab_argp, argc, argv, NULL, e);
+
+	if (!r && e->series)
+		r = pp_arms(e) ? 2 : 0;
+	if (!r && !e->series) {
+		e->narms = 2;
+		fb_fmt(e->arms[0].name, sizeof(e->arms[0].name), "baseline");
+		fb_fmt(e->arms[1].name, sizeof(e->arms[1].name), "patched");
+		for (int a = 0; a < 2; a++)
+			if (!e->arms[a].spec[0])
+				fb_fmt(e->arms[a].spec, sizeof(e->arms[a].spec), "%s",
+				       e->arms[a].name);
+		if (e->from || e->to || e->rerun) {
+			fb_err("ab: --from, --to and --rerun go with --per-patch");
+			r = 2;
+		}
+	}
+	if (!e->rounds)
+		e->rounds = e->series ? AB_PP_ROUNDS : AB_DEFAULT_ROUNDS;
+	/* per-patch: instruction counts decide with a few rounds (docs/vm.md) */
+	if (e->vo.clock == AB_CLOCK_UNSET)
+		e->vo.clock = e->series ? FB_CLOCK_ICOUNT : FB_CLOCK_HOST;
+	if (!r)
+		r = fb_guest_opts_check("ab", &e->vo);
+	if (!r && e->seq.max && ab_until_decided(e))
+		r = 2;
+	if (r) {
+		*exit_status = r == 1 ? 0 : 2;	/* help, or bad options */
+		return -1;
+	}
+	if (!e->vo.smp)
+		e->vo.smp = AB_DEFAULT_SMP;
+	e->extra_append = e->vo.append ? e->vo.append : "";
+	return 0;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_env *e = calloc(1, sizeof(*e));
-	int nruns = 0, failed = 0, r, look = 1;
+	int nruns = 0, failed = 0, booted = 0, r, look = 1;
 	struct ab_run *runs = NULL;
 	uint64_t t0;
 
 	if (!e)
 		return 1;
 	*e = (struct ab_env){
-		.arms = { { .name = "baseline", .spec = "baseline" },
-			  { .name = "patched", .spec = "patched" } },
-		.rounds = AB_DEFAULT_ROUNDS, .flavour = "perf", .extra_append = "",
-		.vo = { .smp = 0 },
+		.flavour = "perf", .extra_append = "",
+		.vo = { .smp = 0, .clock = AB_CLOCK_UNSET },
 	};
-	r = fb_argp_parse(&ab_argp, argc, argv, NULL, e);
-	if (!r)
-		r = fb_guest_opts_check("ab", &e->vo);
-	if (!r && e->seq.max && ab_until_decided(e))
-		r = 2;
-	if (r) {
+	if (ab_args(e, argc, argv, &r)) {
 		free(e);
-		return r == 1 ? 0 : 2;	/* help, or bad options */
+		return r;
 	}
-	if (!e->vo.smp)
-		e->vo.smp = AB_DEFAULT_SMP;
-	e->extra_append = e->vo.append ? e->vo.append : "";
 	r = ab_prepare(e);
-	runs = r ? NULL : calloc((size_t)e->rounds * 2, sizeof(*runs));
-	if (!runs) {
+	runs = r ? NULL : calloc((size_t)e->rounds * (size_t)e->narms, sizeof(*runs));
+	if (!runs || (e->series && write_pp_json(e) < 0)) {
+		free(runs);
 		free(e);
 		return r ? r : 1;
 	}
-	fb_info("ab: %d rounds, %s clock, %s = %s, %s = %s, results in %s", e->rounds,
-		fb_clock_name(e->vo.clock), e->arms[0].name, e->arms[0].bz, e->arms[1].name,
-		e->arms[1].bz, e->out);
+	fb_info("ab: %d rounds of %d kernels, %s clock, results in %s", e->rounds, e->narms,
+		fb_clock_name(e->vo.clock), e->out);
+	for (int a = 0; a < e->narms; a++)
+		fb_info("ab:   %s = %s", e->arms[a].name, e->arms[a].bz);
 	e->vo.results = e->out;
 	e->vo.quiet = 1;
 	t0 = fb_now_ns();
 	for (int rd = 1; rd <= e->rounds && !fb_stop; rd++) {
-		for (int a = 0; a < 2 && !fb_stop; a++) {
-			fb_info("ab: round %d/%d %s: booting", rd, e->rounds, e->arms[a].name);
-			ab_boot(e, &runs[nruns], rd, a);
-			failed += runs[nruns].rc != 0;
-			nruns++;
-			ab_progress(e, &runs[nruns - 1], nruns, t0);
+		for (int a = 0; a < e->narms && !fb_stop; a++) {
+			struct ab_run *run = &runs[nruns++];
+
+			ab_boot(e, run, rd, a);
+			failed += run->rc != 0;
+			booted += !run->reused;
+			ab_progress(e, run, booted, e->rounds * e->narms - (nruns - booted), t0);
 			write_ab_json(e, runs, nruns);
 		}
 		if (e->seq.max && rd == fb_seq_rounds(&e->seq, look) && !fb_stop &&
@@ -415,9 +666,12 @@ int cmd_ab(int argc, char **argv)
 				 look++) != FB_SEQ_CONTINUE)
 			break;
 	}
-	fb_cmp_summary(stdout, e->out, e->arms[0].name, e->arms[1].name);
-	fb_info("ab: %d boots, %d failed, %.0fs; results in %s (ab.json)", nruns,
-		failed, (double)(fb_now_ns() - t0) / 1e9, e->out);
+	if (e->series)
+		pp_summary(e);
+	else
+		fb_cmp_summary(stdout, e->out, e->arms[0].name, e->arms[1].name);
+	fb_info("ab: %d boots (%d rounds kept from earlier runs), %d failed, %.0fs; results in %s",
+		booted, nruns - booted, failed, (double)(fb_now_ns() - t0) / 1e9, e->out);
 	fb_info("ab: next: ./foliobench report %s; ./foliobench gate %s", e->out, e->out);
 	free(runs);
 	free(e);

@@ -73,10 +73,45 @@ static int arm_series(const char *arm, char series[][64], int max)
 	return found;
 }
 
+int fb_kernel_series(const char *series, char names[][128], int max)
+{
+	char repo[PATH_MAX], path[PATH_MAX + 128], *line = NULL;
+	size_t n = 0;
+	int count = 0;
+	FILE *f;
+
+	if (!series[0] || strchr(series, '/') || series[0] == '.')
+		return -1;
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return -1;
+	fb_fmt(path, sizeof(path), "%s/kernel-patches/%s/series", repo, series);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (getline(&line, &n, f) >= 0) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (count < max)
+			fb_fmt(names[count], 128, "%s", line);
+		count++;
+	}
+	free(line);
+	fclose(f);
+	return count;
+}
+
+/* An arm of arms.conf, or SERIES@N (a prefix: scripts/kernel-build.sh checks N). */
 static int arm_exists(const char *arm)
 {
-	char s[16][64];
+	char s[16][64], series[64];
+	const char *at = strchr(arm, '@');
 
+	if (at && at > arm && (size_t)(at - arm) < sizeof(series) && at[1]) {
+		fb_fmt(series, sizeof(series), "%.*s", (int)(at - arm), arm);
+		return strspn(at + 1, "0123456789") == strlen(at + 1) &&
+		       fb_kernel_series(series, NULL, 0) > 0;
+	}
 	return arm_series(arm, s, 16) >= 0;
 }
 
@@ -264,7 +299,8 @@ static void kernel_usage(FILE *f)
 "  build         build (or reuse) and print each kernel's directory\n"
 "  path          print the directory of one kernel; exit 1 if not built\n"
 "  list          arms x flavours with their directories and state\n"
-"  --arm A       arm (default baseline; repeatable)\n"
+"  --arm A       arm (default baseline; repeatable), or SERIES@N: the base\n"
+"                plus the first N patches of kernel-patches/SERIES/series\n"
 "  --flavour F   perf|lockstat (default perf; repeatable)\n"
 "  --all         baseline and patched (if any of its series exists) for\n"
 "                the flavours given, default perf then lockstat\n");

@@ -61,7 +61,7 @@ int fb_repo_dir(char *buf, size_t len);
 
 /*
  * Resolves a kernel given as a bzImage path, a directory holding bzImage,
- * or an arm name of kernel-patches/arms.conf (built with
+ * or an arm name of kernel-patches/arms.conf or SERIES@N (built with
  * scripts/kernel-build.sh for flavour if build is set and it is missing).
  * Stores the bzImage path; 0, or -1 after fb_err().
  */
@@ -70,6 +70,11 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 /* Runs scripts/kernel-build.sh [--print] arm flavour; dir gets its output. */
 int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 		    char *dir, size_t len);
+/*
+ * The patch files of kernel-patches/SERIES/series, in order: their number
+ * (the first max of them in names), or -1 if there is no such series.
+ */
+int fb_kernel_series(const char *series, char names[][128], int max);
 /* 1 if some series of the arm has a series file (baseline: always 1). */
 int fb_kernel_arm_has_series(const char *arm);
 

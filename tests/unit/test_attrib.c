@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_attrib.c - the per-patch attribution model and its renderers on a
+ * synthetic per-patch directory (base + 3 prefixes, results written with
+ * fb_result_save()): each synthetic effect must land on its own step and
+ * on no other, the Holm correction must demote what only passes uncorrected,
+ * and bad per-patch.json must fail with one message.
+ *
+ * The numbers are synthetic: they test the model, not any kernel.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/attrib.h"
+#include "model/fb.h"
+#include "tap.h"
+
+#define CHECK(cond, name)	CHECKF(cond, "%s", name)
+
+static char tmp[256];
+
+static uint64_t rng = 7;
+
+static double urand(void)
+{
+	rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* The synthetic series: 1 drops activate calls, 2 speeds up gdp, 3 divides idr by 16. */
+struct pfx {
+	uint64_t activate_calls, idr_acq;
+	double gdp_ns, small_ns;
+};
+
+static void func(struct fb_result *r, const char *name, uint64_t calls, double mean)
+{
+	struct fb_probe_result *p = &r->probes[r->nprobes++];
+
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->kind = FB_FUNC;
+	p->status = FB_ATTACHED;
+	snprintf(p->method, sizeof(p->method), "fentry");
+	p->nstats = 1;
+	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "latency");
+	snprintf(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "ns");
+	for (uint64_t i = 0; i < calls; i++)	/* all calls equal: the mean is exact */
+		fb_hist_add(&p->stats[0].h, (uint64_t)mean);
+}
+
+static struct fb_result *mkres(const struct pfx *s, const char *arm, double noise)
+{
+	struct fb_result *r = calloc(1, sizeof(*r));
+	double f = 1 + noise * (2 * urand() - 1);
+	struct fb_probe_result *p;
+
+	r->schema_version = FB_SCHEMA_VERSION;
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", FB_VERSION);
+	snprintf(r->label, sizeof(r->label), "%s", arm);
+	snprintf(r->host.arm, sizeof(r->host.arm), "%s", arm);
+	func(r, "kernfs_activate", s->activate_calls, 20000);
+	func(r, "get_device_parent", 100, s->gdp_ns * f);
+	func(r, "kernfs_new_node", 400, s->small_ns * f);
+	p = &r->probes[r->nprobes++];
+	snprintf(p->name, sizeof(p->name), "kernfs_idr_lock");
+	p->kind = FB_LOCK;
+	p->status = FB_ATTACHED;
+	p->nstats = 1;
+	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "hold");
+	for (uint64_t i = 0; i < s->idr_acq; i++)
+		fb_hist_add(&p->stats[0].h, 300);
+	r->nworkloads = 1;
+	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "sysfs");
+	r->workloads[0].status = FB_WL_OK;
+	r->workloads[0].wall_ns = (uint64_t)(5e9 * f);
+	fb_count_set(&r->workloads[0].ops, "devices_created", 100);
+	return r;
+}
+
+static void write_dir(int rounds, double noise)
+{
+	static const struct pfx px[4] = {
+		{ 1000, 1600, 400000, 30000 },
+		{ 0, 1600, 400000, 30000 },
+		{ 0, 1600, 300000, 30000 },
+		{ 0, 100, 300000, 30300 },	/* +1%: below the minimum effect */
+	};
+	static const char *const names[4] = { "baseline", "s@1", "s@2", "s@3" };
+	char p[512];
+	FILE *f;
+
+	for (int k = 0; k < 4; k++) {
+		snprintf(p, sizeof(p), "%s/%s", tmp, names[k]);
+		mkdir(p, 0755);
+		for (int i = 1; i <= rounds; i++) {
+			struct fb_result *r = mkres(&px[k], names[k], noise);
+
+			snprintf(p, sizeof(p), "%s/%s/round-%d.json", tmp, names[k], i);
+			if (fb_result_save(r, p))
+				printf("# cannot write %s\n", p);
+			free(r);
+		}
+	}
+	snprintf(p, sizeof(p), "%s/%s", tmp, FB_ATTRIB_FILE);
+	f = fopen(p, "w");
+	if (!f)
+		return;
+	fprintf(f, "{ \"schema\": \"foliobench-per-patch\", \"series\": \"s\", \"from\": 1, "
+		"\"clock\": \"icount\", \"flavour\": \"perf\", \"prefixes\": [");
+	for (int k = 0; k < 4; k++)
+		fprintf(f, "%s{ \"dir\": \"%s\", \"patch\": \"000%d-p%d.patch\" }", k ? ", " : "",
+			names[k], k, k);
+	fprintf(f, "] }\n");
+	fclose(f);
+}
+
+static const struct fb_attrib_row *row(const struct fb_attrib *a, const char *item,
+				       const char *metric)
+{
+	for (int i = 0; i < a->nrows; i++)
+		if (!strcmp(a->rows[i].item, item) && !strcmp(a->rows[i].metric, metric))
+			return &a->rows[i];
+	return NULL;
+}
+
+static int moved(const struct fb_attrib_cell *c)
+{
+	return c->have && (c->v == FB_V_CHANGED || c->v == FB_V_IMPROVED ||
+			   c->v == FB_V_REGRESSED);
+}
+
+/* Only step `own` (0-based) decided a change, and the whole series did. */
+static int only_step(const struct fb_attrib_row *x, int own)
+{
+	if (!x || !moved(&x->whole))
+		return 0;
+	for (int k = 0; k < 3; k++)
+		if (moved(&x->step[k]) != (k == own))
+			return 0;
+	return 1;
+}
+
+static void test_counts_and_noise(void)
+{
+	struct fb_attrib a;
+	char err[256];
+	const struct fb_attrib_row *x;
+
+	write_dir(8, 0.002);
+	CHECK(fb_attrib_is_dir(tmp), "a directory with per-patch.json is a per-patch directory");
+	CHECK(fb_attrib_open(&a, tmp, 0.05, 2, err, sizeof(err)) == 0, "8 rounds: table builds");
+	CHECK(a.nsteps == 3 && !strcmp(a.prefix[3], "s@3"), "3 steps, prefixes in order");
+	x = row(&a, "kernfs_activate", "calls");
+	CHECK(only_step(x, 0), "activate calls: step 1 only");
+	CHECK(x && x->step[0].exact && fabs(x->share[0] - 100) < 1e-9 && x->unexplained == 0,
+	      "activate calls: exact, 100% of the total on step 1, nothing unexplained");
+	x = row(&a, "kernfs_idr_lock", "acquisitions");
+	CHECK(only_step(x, 2) && x->step[2].from == 1600 && x->step[2].to == 100,
+	      "idr acquisitions: step 3 only, 1600 -> 100");
+	x = row(&a, "get_device_parent", "mean");
+	CHECK(only_step(x, 1) && x->step[1].v == FB_V_IMPROVED,
+	      "gdp mean -25%: improved at step 2 only, after Holm");
+	CHECK(x && x->step[1].p_holm >= x->step[1].p && x->step[1].p_holm < 0.05,
+	      "Holm-adjusted p >= raw p, still below alpha");
+	x = row(&a, "kernfs_new_node", "mean");
+	CHECK(x && !moved(&x->step[2]), "+1% (under the minimum effect) is not attributed");
+	CHECK(a.family > 10, "the Holm family spans the table");
+	fb_attrib_free(&a);
+}
+
+static void test_few_rounds(void)
+{
+	struct fb_attrib a;
+	char err[256];
+	const struct fb_attrib_row *x;
+
+	write_dir(2, 0.002);	/* overwrites rounds 1-2; remove 3-8 first */
+	CHECK(fb_attrib_open(&a, tmp, 0.05, 2, err, sizeof(err)) == 0, "2 rounds: table builds");
+	x = row(&a, "kernfs_activate", "calls");
+	CHECK(only_step(x, 0), "2 rounds: exact counts still attributed");
+	x = row(&a, "get_device_parent", "mean");
+	CHECK(x && !moved(&x->step[1]) && x->step[1].v == FB_V_INCONCLUSIVE,
+	      "2 rounds: a latency change is inconclusive, not attributed");
+	fb_attrib_free(&a);
+}
+
+static int file_has(const char *path, const char *needle)
+{
+	char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return strstr(buf, needle) != NULL;
+}
+
+static void test_render(void)
+{
+	char out[300], p[400];
+	int rc;
+
+	snprintf(out, sizeof(out), "%s/report", tmp);
+	fflush(stdout);
+	rc = fb_attrib_report(tmp, out, 0.05, 2, "foliobench report test");
+	CHECK(rc == 0, "fb_attrib_report writes the reports");
+	snprintf(p, sizeof(p), "%s/report.md", out);
+	CHECK(file_has(p, "| Metric | baseline | 1: p1 |") &&
+	      file_has(p, "func kernfs_activate calls"), "markdown table with a column per patch");
+	snprintf(p, sizeof(p), "%s/report.html", out);
+	CHECK(file_has(p, "<svg") && file_has(p, "#c0392b"), "html: step plots, decided steps red");
+	snprintf(p, sizeof(p), "%s/attribution.csv", out);
+	CHECK(file_has(p, "func,kernfs_activate,calls,count,1,1,1000,0,-1000,"),
+	      "csv: one line per cell");
+}
+
+static void bad_meta(const char *json, const char *what)
+{
+	struct fb_attrib a;
+	char p[400], err[256] = "";
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", tmp, FB_ATTRIB_FILE);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(json, f);
+		fclose(f);
+	}
+	CHECK(fb_attrib_open(&a, tmp, 0.05, 2, err, sizeof(err)) == -1 && err[0] &&
+	      !strchr(err, '\n'), what);
+	fb_attrib_free(&a);
+}
+
+int main(void)
+{
+	char cmd[300];
+
+	snprintf(tmp, sizeof(tmp), "/tmp/fb-attrib-XXXXXX");
+	if (!mkdtemp(tmp))
+		return 1;
+	test_counts_and_noise();
+	snprintf(cmd, sizeof(cmd), "rm -f %s/*/round-[3-8].json", tmp);
+	if (system(cmd))
+		printf("# %s failed\n", cmd);
+	test_few_rounds();
+	test_render();
+	bad_meta("{", "unreadable per-patch.json: one error line");
+	bad_meta("{ \"schema\": \"foliobench-ab\", \"prefixes\": [] }", "wrong schema: error");
+	bad_meta("{ \"schema\": \"foliobench-per-patch\", \"prefixes\": [ { \"dir\": \"baseline\" } ] }",
+		 "one prefix: error");
+	bad_meta("{ \"schema\": \"foliobench-per-patch\", \"prefixes\": [ { \"dir\": \"../x\" }, "
+		 "{ \"dir\": \"s@1\" } ] }", "a prefix outside DIR: error");
+	bad_meta("{ \"schema\": \"foliobench-per-patch\", \"prefixes\": [ { \"dir\": \"baseline\" }, "
+		 "{ \"dir\": \"missing\" } ] }", "a missing prefix directory: error");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
+	if (system(cmd))
+		printf("# %s failed\n", cmd);
+	return tap_done();
+}
