@@ -11,23 +11,7 @@
 #include <sys/stat.h>
 
 #include "analysis/side.h"
-
-static int add_file(struct fb_side *s, const char *path)
-{
-	char **f;
-
-	if (s->n >= FB_CMP_MAX_ROUNDS)
-		return -1;
-	f = realloc(s->files, sizeof(*f) * (size_t)(s->n + 1));
-	if (!f)
-		return -1;
-	s->files = f;
-	s->files[s->n] = strdup(path);
-	if (!s->files[s->n])
-		return -1;
-	s->n++;
-	return 0;
-}
+#include "model/rounds.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -36,82 +20,51 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* Collects *.json below dir (not ab.json, the ab run's own summary). */
-static int scan_dir(struct fb_side *s, const char *dir, int depth, char *err, size_t errlen)
+/*
+ * The rounds of path through model/rounds.c (each round once, symlinked
+ * directories not followed, FIFOs refused); what was used and dropped goes
+ * to stderr, so every number can be traced to its files.
+ */
+static int side_rounds(struct fb_side *s, const char *path, int *is_dir, char *err,
+		       size_t errlen)
 {
-	struct dirent **ents;
-	int n, ret = 0;
+	struct fb_rounds rs;
 
-	if (depth > 8)
-		return 0;
-	n = scandir(dir, &ents, NULL, versionsort);
-	if (n < 0) {
-		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+	if (fb_rounds_load(&rs, path, FB_CMP_MAX_ROUNDS, err, errlen)) {
+		fb_rounds_free(&rs);
 		return -1;
 	}
-	for (int i = 0; i < n; i++) {
-		char p[1024];
-		struct stat st;
-		const char *nm = ents[i]->d_name;
-
-		if (ret || nm[0] == '.')
-			goto next;
-		if (snprintf(p, sizeof(p), "%s/%s", dir, nm) >= (int)sizeof(p))
-			goto next;
-		if (stat(p, &st))
-			goto next;
-		if (S_ISDIR(st.st_mode)) {
-			ret = scan_dir(s, p, depth + 1, err, errlen);
-		} else if (S_ISREG(st.st_mode) && ends_with(nm, ".json") && strcmp(nm, "ab.json")) {
-			if (add_file(s, p)) {
-				snprintf(err, errlen, "%s: more than %d results files", dir,
-					 FB_CMP_MAX_ROUNDS);
-				ret = -1;
-			}
-		}
-next:
-		free(ents[i]);
+	*is_dir = rs.is_dir;
+	if (rs.is_dir)
+		fb_rounds_print(stderr, path, &rs);
+	s->files = calloc((size_t)rs.n, sizeof(*s->files));
+	s->r = calloc((size_t)rs.n, sizeof(*s->r));
+	if (!s->files || !s->r) {
+		fb_rounds_free(&rs);
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	free(ents);
-	return ret;
+	for (int i = 0; i < rs.n; i++) {
+		s->files[i] = rs.v[i].path;
+		s->r[i] = rs.v[i].r;
+		rs.v[i].path = NULL;
+		rs.v[i].r = NULL;
+	}
+	s->n = rs.n;
+	fb_rounds_free(&rs);
+	return 0;
 }
 
 int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen)
 {
-	struct stat st;
-	char e[400];
 	const char *base;
+	int is_dir = 0;
 	size_t l;
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	if (stat(path, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (side_rounds(s, path, &is_dir, err, errlen))
 		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		if (scan_dir(s, path, 0, err, errlen))
-			return -1;
-		if (!s->n) {
-			snprintf(err, errlen, "%s: no *.json results files in this directory", path);
-			return -1;
-		}
-	} else if (add_file(s, path)) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	s->r = calloc((size_t)s->n, sizeof(*s->r));
-	if (!s->r) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (int i = 0; i < s->n; i++) {
-		s->r[i] = fb_result_load(s->files[i], e, sizeof(e));
-		if (!s->r[i]) {
-			snprintf(err, errlen, "%s", e);
-			return -1;
-		}
-	}
 	/* name: directory name, else the arm the kernel was booted as */
 	l = strlen(path);
 	while (l > 1 && path[l - 1] == '/')
@@ -120,7 +73,7 @@ int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen)
 	for (size_t i = 0; i < l; i++)
 		if (path[i] == '/' && i + 1 < l)
 			base = path + i + 1;
-	if (S_ISDIR(st.st_mode)) {
+	if (is_dir) {
 		const char *arm = s->r[0]->host.arm;
 
 		for (int i = 1; i < s->n && arm[0]; i++)
@@ -142,6 +95,25 @@ int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen)
 		snprintf(s->name, sizeof(s->name), "%.*s", (int)(l - (size_t)(base - path) -
 			 (ends_with(path, ".json") ? 5 : 0)), base);
 	return 0;
+}
+
+/* Every round of both sides under one clock mode: ns of one kind only. */
+static int sides_same_clock(const struct fb_cmp *c, char *err, size_t errlen)
+{
+	const struct fb_result **all = calloc((size_t)(c->base.n + c->new.n), sizeof(*all));
+	int n = 0, r;
+
+	if (!all) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 0; i < c->base.n; i++)
+		all[n++] = c->base.r[i];
+	for (int i = 0; i < c->new.n; i++)
+		all[n++] = c->new.r[i];
+	r = fb_results_same_clock(all, n, "these rounds", err, errlen);
+	free(all);
+	return r;
 }
 
 static int is_dir(const char *p)
@@ -182,6 +154,8 @@ int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
 		return -1;
 	}
 	if (fb_side_load(&c->base, bp, err, errlen) || fb_side_load(&c->new, np, err, errlen))
+		return -1;
+	if (sides_same_clock(c, err, errlen))
 		return -1;
 	if (!strcmp(c->base.name, c->new.name)) {	/* A/A: keep the arms apart */
 		snprintf(c->base.name, sizeof(c->base.name), "base");
