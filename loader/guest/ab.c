@@ -69,6 +69,7 @@ struct ab_env {
 	const char *wl[AB_MAX_WL], *params[AB_MAX_PARAMS], *probes[AB_MAX_WL];
 	int nwl, nparams, nprobes, rounds;
 	const char *flavour, *out_opt, *extra_append;
+	const char *arm_append[2];	/* --base-append, --new-append */
 	const char *series;	/* --per-patch */
 	int from, to, rerun;	/* patches from..to of it (1-based, 0: first/last) */
 	char patch[AB_MAX_ARMS][128];	/* per-patch: patch file of arm i (i >= 1) */
@@ -78,7 +79,8 @@ struct ab_env {
 };
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
-       OPT_PROBES, OPT_FLAVOR, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL };
+       OPT_PROBES, OPT_FLAVOR, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
+       OPT_BASE_APPEND, OPT_NEW_APPEND };
 
 static const struct argp_option ab_options[] = {
 	{ "baseline", OPT_BASE, "K1", 0, "kernel A: bzImage, kernel directory or arm (baseline)",
@@ -93,6 +95,10 @@ static const struct argp_option ab_options[] = {
 	{ "flavor", OPT_FLAVOR, "F", OPTION_HIDDEN, NULL, 0 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (results/ab-<time>)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only these probes in the guest runs (repeatable)", 0 },
+	{ "base-append", OPT_BASE_APPEND, "ARGS", 0, "kernel command line of the baseline arm "
+	  "only (after --append): A/B of a boot parameter on one kernel", 0 },
+	{ "new-append", OPT_NEW_APPEND, "ARGS", 0, "kernel command line of the patched arm only",
+	  0 },
 	{ "until-decided", OPT_UNTIL, "MAX", 0, "after --rounds, add rounds 5 at a time up to MAX "
 	  "per arm until the gate passes or fails (alpha spent over the looks, docs/compare.md); "
 	  "`foliobench gate --looks N,5,MAX DIR` repeats the decision", 0 },
@@ -164,6 +170,10 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		return 0;
 	case OPT_RERUN:
 		e->rerun = 1;
+		return 0;
+	case OPT_BASE_APPEND:
+	case OPT_NEW_APPEND:
+		e->arm_append[key == OPT_NEW_APPEND] = arg;
 		return 0;
 	case OPT_UNTIL:
 		if (fb_opt_uint("ab", "--until-decided", arg, 3, AB_MAX_ROUNDS, &v) < 0)
@@ -289,8 +299,11 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 		json_object_object_add(m, "name", json_object_new_string(e->arms[i].name));
 		json_object_object_add(m, "spec", json_object_new_string(e->arms[i].spec));
 		json_object_object_add(m, "kernel", json_object_new_string(e->arms[i].bz));
+		json_object_object_add(m, "append", json_object_new_string(
+			i < 2 && e->arm_append[i] && !e->series ? e->arm_append[i] : ""));
 		json_object_array_add(a, m);
 	}
+	json_object_object_add(o, "append", json_object_new_string(e->extra_append));
 	json_object_object_add(o, "arms", a);
 	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
 	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
@@ -468,7 +481,7 @@ static int ab_prepare(struct ab_env *e)
 static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 {
 	const char *gargv[8 + 2 * (AB_MAX_WL + AB_MAX_PARAMS + AB_MAX_WL)];
-	char append[640], label[64];
+	char append[1024], label[64];
 	int ng = 0;
 
 	run->round = r;
@@ -482,8 +495,8 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 		return;
 	}
 	unlink(run->result);
-	fb_fmt(append, sizeof(append), "foliobench.arm=%s %s", e->arms[a].name,
-	       e->extra_append);
+	fb_fmt(append, sizeof(append), "foliobench.arm=%s %s %s", e->arms[a].name,
+	       e->extra_append, a < 2 && e->arm_append[a] && !e->series ? e->arm_append[a] : "");
 	fb_fmt(label, sizeof(label), "%s", e->arms[a].name);
 	gargv[ng++] = e->exe;
 	gargv[ng++] = "run";
