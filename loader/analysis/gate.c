@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "analysis/compare.h"
+#include "analysis/history.h"
 #include "analysis/gate.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS
@@ -125,7 +126,7 @@ static void gate_usage(FILE *f)
 {
 	fputs("usage: foliobench gate BASE NEW | AB_DIR [--max-regression PCT] [--metrics LIST]\n"
 	      "                       [--allow-missing GLOB] [--alpha A] [--beta B] [--bmf FILE]\n"
-	      "                       [--looks FIRST,STEP,MAX]\n"
+	      "                       [--looks FIRST,STEP,MAX] [--history DB]\n"
 	      "                       [--base-arm NAME] [--new-arm NAME]\n"
 	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5);\n"
 	      "  exit 1: fail: a significant regression beyond PCT, or lost data (a gated\n"
@@ -139,6 +140,8 @@ static void gate_usage(FILE *f)
 	      "  --allow-missing GLOB: accept that NEW lost these metrics (repeatable)\n"
 	      "  --looks FIRST,STEP,MAX: the sequential gate of `ab --until-decided`, at\n"
 	      "          the last look the rounds complete (alpha spent over the looks)\n"
+	      "  --history DB: also fail when NEW starts a regressing step in the run\n"
+	      "          history DB (`foliobench history`, docs/history.md)\n"
 	      "  --alpha: family-wise false-alarm bound (default 0.01)\n"
 	      "  --beta: per metric, the chance to pass a regression of exactly PCT\n"
 	      "          (default 0.05: pass needs the 90% CI below +PCT)\n"
@@ -162,6 +165,7 @@ struct gate_cli {
 	struct fb_seq sq;	/* --looks; sq.max == 0: one fixed look */
 	char allow[GATE_MAX_ALLOW];
 	const char *bmf;
+	const char *history;	/* --history DB */
 };
 
 /* --looks FIRST,STEP,MAX */
@@ -205,6 +209,9 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg, const char *opt)
 	case 'b':
 		g->bmf = arg;
 		return 0;
+	case 'H':
+		g->history = arg;
+		return 0;
 	case 'e':	/* --min-effect shapes compare's verdicts, not the gate */
 		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
 		return -1;
@@ -222,6 +229,7 @@ static int gate_args(int argc, char **argv, struct gate_cli *g, int *rc)
 		{ "beta", required_argument, NULL, 'P' },
 		{ "looks", required_argument, NULL, 'L' },
 		{ "bmf", required_argument, NULL, 'b' },
+		{ "history", required_argument, NULL, 'H' },
 		FB_CMP_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -375,7 +383,7 @@ out:
 int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new_arm,
 		 const struct fb_seq *sq, int look)
 {
-	struct fb_gate_opts o = { .metrics = FB_GATE_METRICS, .alpha = sq->alpha,
+	struct fb_gate_opts o = { .metrics = NULL, .alpha = sq->alpha,
 				  .beta = FB_GATE_BETA, .thr_pct = FB_GATE_THR_PCT, .allow_missing = "" };
 	char err[512], *paths[1] = { (char *)dir };
 	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
@@ -386,11 +394,27 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		fb_one_line(err);
 		fb_err("gate: %s", err);
 		d = FB_SEQ_UNKNOWN;
-	} else if (gate_report(f, &c, &o, sq, look, &d) == 2) {
+	} else if ((o.metrics = fb_gate_metrics_for(&c, NULL)),
+		   gate_report(f, &c, &o, sq, look, &d) == 2) {
 		d = FB_SEQ_UNKNOWN;
 	}
 	fb_cmp_free(&c);
 	return (int)d;
+}
+
+/* --history DB: the pairwise verdict, or 1 if the history shows a regressing step. */
+static int gate_history(const struct gate_cli *g, int argc, char **argv, int ret)
+{
+	struct fb_cp_opts cpo;
+	int h;
+
+	if (argc - optind != 1) {
+		fb_err("gate: --history wants one ab directory, not BASE NEW");
+		return 2;
+	}
+	fb_cp_defaults(&cpo);
+	h = fb_history_gate(g->history, argv[optind], g->ca.new_arm, g->ca.base_arm, &cpo, stdout);
+	return h == 2 ? 2 : ret == FB_GATE_FAIL ? ret : h == 1 ? FB_GATE_FAIL : ret;
 }
 
 int cmd_gate(int argc, char **argv)
@@ -412,7 +436,10 @@ int cmd_gate(int argc, char **argv)
 		goto out;
 	if (g.sq.max && !(k = look_of(&g.sq, &c)))
 		goto out;
+	g.o.metrics = fb_gate_metrics_for(&c, g.o.metrics);
 	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d);
+	if (g.history && ret != 2)
+		ret = gate_history(&g, argc, argv, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
 	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf))
 		fb_err("gate: warning: cannot write %s; the verdict (exit %d) stands", g.bmf, ret);
