@@ -111,7 +111,7 @@ static int sides_same_clock(const struct fb_cmp *c, char *err, size_t errlen)
 		all[n++] = c->base.r[i];
 	for (int i = 0; i < c->new.n; i++)
 		all[n++] = c->new.r[i];
-	r = fb_results_same_clock(all, n, "these rounds", err, errlen);
+	r = fb_results_same_clock(all, n, "this comparison", err, errlen);
 	free(all);
 	return r;
 }

@@ -24,7 +24,8 @@ static const struct argp_option guest_options[] = {
 	{ "clock", OPT_CLOCK, "MODE", 0,
 	  "host: guest time follows the host (TCG or KVM); icount: instruction-paced "
 	  "virtual time, 2^shift ns per instruction, single-threaded TCG, one vCPU: "
-	  "per-call times independent of host load (docs/vm.md, reports/clock)", 0 },
+	  "per-call times independent of host load (docs/vm.md, reports/clock).  Default: vm host; "
+	  "ab icount, or host with --smp > 1", 0 },
 	{ "icount-shift", OPT_SHIFT, "N", 0, "with --clock icount: ns per instruction = 2^N (0)",
 	  0 },
 	{ "append", OPT_APPEND, "ARGS", 0, "extra kernel command line", 0 },

@@ -36,6 +36,15 @@ fi
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
 bash tests/guest/gate-test.sh "$res"
+bash tests/guest/clock-test.sh "$res"
+# BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
+# oops, hang or splat; exact per-node counts), and exactness against
+# /proc/lock_stat on the patched lockstat kernel when it is built
+patched=$(kernel patched perf)
+pls=$("$fb" kernel build --arm patched --flavour lockstat 2>"$res/build-patched-lockstat.log" | tail -1)
+bash tests/guest/lock-test.sh "$base" "$patched" -n 2 \
+	$([ -f "$pls/bzImage" ] && echo "-l $pls") | grep -E '^(not )?ok|^#'
+bash tests/guest/perpatch-test.sh "$res"
 # the one-liners, inside a guest, against foliobench's counts.  One vCPU:
 # some scripts put trampolines on busy lock functions (mutex_lock*,
 # down_write, _raw_spin_lock), and under TCG with 2 vCPUs attaching them
