@@ -128,7 +128,8 @@ static void gate_usage(FILE *f)
 	      "                       [--allow-missing GLOB] [--alpha A] [--beta B] [--bmf FILE]\n"
 	      "                       [--looks FIRST,STEP,MAX] [--history DB]\n"
 	      "                       [--base-arm NAME] [--new-arm NAME]\n"
-	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5);\n"
+	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5;\n"
+	      "          icount rounds: 0.5, and func:*:cmean,func:*:p90,lock:*:hold_mean);\n"
 	      "  exit 1: fail: a significant regression beyond PCT, or lost data (a gated\n"
 	      "          metric BASE has is missing in some or all NEW rounds);\n"
 	      "  exit 2: unusable input;\n"
@@ -384,7 +385,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		 const struct fb_seq *sq, int look)
 {
 	struct fb_gate_opts o = { .metrics = NULL, .alpha = sq->alpha,
-				  .beta = FB_GATE_BETA, .thr_pct = FB_GATE_THR_PCT, .allow_missing = "" };
+				  .beta = FB_GATE_BETA, .thr_pct = -1, .allow_missing = "" };
 	char err[512], *paths[1] = { (char *)dir };
 	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
 	struct fb_cmp c;
@@ -395,6 +396,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		fb_err("gate: %s", err);
 		d = FB_SEQ_UNKNOWN;
 	} else if ((o.metrics = fb_gate_metrics_for(&c, NULL)),
+		   (o.thr_pct = fb_gate_thr_for(&c, -1)),
 		   gate_report(f, &c, &o, sq, look, &d) == 2) {
 		d = FB_SEQ_UNKNOWN;
 	}
@@ -421,7 +423,7 @@ int cmd_gate(int argc, char **argv)
 {
 	struct gate_cli g = {
 		.ca = { .cmd = "gate", .alpha = FB_GATE_ALPHA, .alpha_max = 0.25 },
-		.o = { .metrics = GATE_DEFAULT_METRICS, .thr_pct = FB_GATE_THR_PCT,
+		.o = { .metrics = GATE_DEFAULT_METRICS, .thr_pct = -1,
 		       .beta = FB_GATE_BETA },
 		.sq = { .spending = FB_SPEND_POCOCK },
 	};
@@ -437,6 +439,7 @@ int cmd_gate(int argc, char **argv)
 	if (g.sq.max && !(k = look_of(&g.sq, &c)))
 		goto out;
 	g.o.metrics = fb_gate_metrics_for(&c, g.o.metrics);
+	g.o.thr_pct = fb_gate_thr_for(&c, g.o.thr_pct);
 	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d);
 	if (g.history && ret != 2)
 		ret = gate_history(&g, argc, argv, ret);

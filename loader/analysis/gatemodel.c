@@ -42,13 +42,28 @@ const char *fb_gate_metrics_preset(const char *s)
 	return s;
 }
 
+/* the relative spread below which icount rounds are not trusted to agree */
+#define GATE_ICOUNT_FLOOR	0.001
+
+static int icount_rounds(const struct fb_cmp *c)
+{
+	return c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT;
+}
+
 const char *fb_gate_metrics_for(const struct fb_cmp *c, const char *m)
 {
 	if (m && m != (const char *)FB_GATE_METRICS)
 		return m;	/* chosen with --metrics */
-	if (c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT)
+	if (icount_rounds(c))
 		return FB_GATE_METRICS_ICOUNT;
 	return FB_GATE_METRICS;
+}
+
+double fb_gate_thr_for(const struct fb_cmp *c, double thr)
+{
+	if (thr >= 0)
+		return thr;	/* chosen with --max-regression */
+	return icount_rounds(c) ? FB_GATE_THR_PCT_ICOUNT : FB_GATE_THR_PCT;
 }
 
 int fb_metric_dir(const struct fb_metric *m)
@@ -212,11 +227,21 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 			 GATE_MIN_ROUNDS);
 		return;
 	}
-	if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
-		return;
+	if (icount_rounds(c)) {
+		/*
+		 * instruction counts: rounds differ by 0.1% (interrupts), ranks of
+		 * 3-5 rounds cannot reach alpha; Welch on logs with a 0.1% floor
+		 */
+		if (fb_welch_log(m->a, m->na, m->b, m->nb, GATE_ICOUNT_FLOOR, &u))
+			return;
+		x->min_p = 0;
+	} else {
+		if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
+			return;
+		x->min_p = fb_gate_min_p(m->a, m->na, m->b, m->nb);
+	}
 	x->tested = 1;
 	x->p = x->dir > 0 ? u.p_greater : u.p_less;
-	x->min_p = fb_gate_min_p(m->a, m->na, m->b, m->nb);
 	x->have_ci = fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 1 - 2 * o->beta,
 					   FB_BOOT_ITERS, FB_BOOT_SEED, &x->lo, &x->hi) == 0;
 	if (!x->have_ci) {

@@ -363,6 +363,15 @@ static int side_rounds(const struct fb_cmp *c, const struct fb_row *row, struct 
 	return used;
 }
 
+/*
+ * cmean: the mean of the calls within 1.5x the median, the common path.
+ * Under icount it is an instruction count to 0.01%, where the median moves
+ * only across 3% buckets; slow paths (nft_trans_alloc's slab refills at
+ * +1.4 us, 92-202 of 10,025 calls depending on the boot) and interrupted
+ * calls are left to mean, p90 and p99 (reports/clock/).
+ */
+#define FB_CORE_FACTOR	1.5
+
 /* The metrics of a probe row; returns the row kind's metric layout in m[]. */
 static void probe_metrics(struct fb_row *row, const struct fb_probe_result *p0,
 			  struct fb_metric **m)
@@ -374,7 +383,8 @@ static void probe_metrics(struct fb_row *row, const struct fb_probe_result *p0,
 	} func[] = {
 		{ "calls", "count", FB_M_COUNT, -1 }, { "total", "ns", FB_M_NOISY, 1 },
 		{ "mean", "ns", FB_M_NOISY, 1 }, { "p50", "ns", FB_M_NOISY, 1 },
-		{ "p90", "ns", FB_M_NOISY, 1 }, { "p99", "ns", FB_M_NOISY, 1 }, { NULL },
+		{ "p90", "ns", FB_M_NOISY, 1 }, { "p99", "ns", FB_M_NOISY, 1 },
+		{ "cmean", "ns", FB_M_NOISY, 1 }, { NULL },
 	}, lock[] = {
 		{ "acquisitions", "count", FB_M_COUNT, 1 }, { "wait_total", "ns", FB_M_NOISY, 1 },
 		{ "wait_mean", "ns", FB_M_NOISY, 1 }, { "hold_mean", "ns", FB_M_NOISY, 1 },
@@ -425,6 +435,7 @@ static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
 		push(m[3], s, fb_hist_percentile(h, 50));
 		push(m[4], s, fb_hist_percentile(h, 90));
 		push(m[5], s, fb_hist_percentile(h, 99));
+		push(m[6], s, fb_hist_core_mean(h, FB_CORE_FACTOR));
 	} else if (kind == FB_ROW_LOCK) {
 		const struct fb_hist *w = find_stat(p, "wait", 0);
 		const struct fb_hist *h = find_stat(p, "hold", 0);

@@ -330,3 +330,95 @@ enum fb_verdict fb_verdict_noisy(const double *a, int na, const double *b, int n
 		return FB_V_NOCHANGE;
 	return FB_V_INCONCLUSIVE;
 }
+
+/* Continued fraction of the regularized incomplete beta function (Lentz). */
+static double beta_cf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+
+	d = fabs(d) < 1e-300 ? 1e-300 : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2.0 * m, aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2)), del;
+
+		d = 1 + aa * d;
+		d = fabs(d) < 1e-300 ? 1e-300 : d;
+		c = 1 + aa / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < 1e-300 ? 1e-300 : d;
+		c = 1 + aa / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return h;
+}
+
+/* I_x(a, b), the regularized incomplete beta function. */
+static double inc_beta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * beta_cf(a, b, x) / a;
+	return 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double fb_t_sf(double t, double df)
+{
+	double tail = 0.5 * inc_beta(df / 2, 0.5, df / (df + t * t));
+
+	return t >= 0 ? tail : 1 - tail;
+}
+
+/* mean and variance of log(v); -1 on a value <= 0 */
+static int log_moments(const double *v, int n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return -1;
+		s += log(v[i]);
+	}
+	*mean = s / n;
+	for (int i = 0; i < n; i++)
+		ss += (log(v[i]) - *mean) * (log(v[i]) - *mean);
+	*var = ss / (n - 1);
+	return 0;
+}
+
+int fb_welch_log(const double *a, int na, const double *b, int nb, double floor_rel,
+		 struct fb_mwu *out)
+{
+	double ma, va, mb, vb, sa, sb, se, t, df;
+
+	memset(out, 0, sizeof(*out));
+	if (na < 2 || nb < 2 || log_moments(a, na, &ma, &va) || log_moments(b, nb, &mb, &vb))
+		return -1;
+	/* log(1 + r) ~ r: a relative floor on each side's spread */
+	va = fmax(va, floor_rel * floor_rel);
+	vb = fmax(vb, floor_rel * floor_rel);
+	sa = va / na;
+	sb = vb / nb;
+	se = sqrt(sa + sb);
+	t = (mb - ma) / se;
+	df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
+	out->p_greater = fb_t_sf(t, df);
+	out->p_less = fb_t_sf(-t, df);
+	out->p_two = fmin(1, 2 * fmin(out->p_greater, out->p_less));
+	return 0;
+}

@@ -37,6 +37,19 @@ struct fb_mwu {
 /* 0, or -1 if a side is empty or larger than FB_STATS_MAX_N. */
 int fb_mann_whitney(const double *a, int na, const double *b, int nb, struct fb_mwu *out);
 
+/* Student's t distribution: P(T > t) with df degrees of freedom (df > 0). */
+double fb_t_sf(double t, double df);
+/*
+ * Welch's t test on log values (a ratio test) for near-deterministic
+ * rounds (icount guests), where ranks cannot reach a small p with a few
+ * rounds.  Each side's standard deviation is at least floor_rel (relative)
+ * so that identical rounds do not make any difference infinitely
+ * significant.  One-sided p values into out; 0, or -1 with fewer than 2
+ * rounds a side or a value <= 0.
+ */
+int fb_welch_log(const double *a, int na, const double *b, int nb, double floor_rel,
+		 struct fb_mwu *out);
+
 /* Standard normal CDF, and its inverse for p in (0, 1) (NaN outside). */
 double fb_norm_cdf(double z);
 double fb_norm_quantile(double p);

@@ -226,6 +226,8 @@ uint64_t fb_bucket_hi(unsigned int idx);	/* largest value in bucket */
 /* p in [0,100]; linear interpolation inside the bucket; 0 if empty. */
 double fb_hist_percentile(const struct fb_hist *h, double p);
 double fb_hist_mean(const struct fb_hist *h);
+/* The mean of the samples up to factor x the median (outliers left out). */
+double fb_hist_core_mean(const struct fb_hist *h, double factor);
 void fb_hist_add(struct fb_hist *h, uint64_t v);	/* userspace samples */
 void fb_hist_merge(struct fb_hist *dst, const struct fb_hist *src);
 

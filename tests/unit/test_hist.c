@@ -82,8 +82,27 @@ static void test_merge(void)
 	free(all);
 }
 
+/* cmean: the common path's mean, interrupted and slow calls left out */
+static void test_core_mean(void)
+{
+	struct fb_hist *h = calloc(1, sizeof(*h));
+	double cm;
+
+	for (int i = 0; i < 10000; i++)
+		fb_hist_add(h, 1250 + (uint64_t)(i % 5));	/* 1250..1254, mean 1252 */
+	for (int i = 0; i < 150; i++)
+		fb_hist_add(h, 2690);			/* slow path */
+	fb_hist_add(h, 15400);				/* an interrupt */
+	cm = fb_hist_core_mean(h, 1.5);
+	CHECKF(fabs(cm - 1252) < 1252 * 0.0005,
+	       "core mean %.3f of 1250..1254 with 1.5%% outliers: 1252 within 0.05%%", cm);
+	CHECKF(fb_hist_mean(h) > 1270, "the plain mean carries the outliers (%.1f)", fb_hist_mean(h));
+	free(h);
+}
+
 int main(void)
 {
+	test_core_mean();
 	test_buckets();
 	test_percentiles();
 	test_merge();

@@ -269,8 +269,26 @@ static void test_quantile_cv(void)
 	CHECK(fb_robust_cv(flat, 3) == 0 && isnan(fb_robust_cv(v, 1)), "robust CV: flat 0, n=1 NaN");
 }
 
+/* Student t tail against tabled critical values; Welch on logs with the floor. */
+static void test_welch(void)
+{
+	const double a[] = { 1252.1, 1252.3, 1252.2 }, b[] = { 1264.6, 1264.4, 1264.5 };
+	const double c[] = { 1000, 1000, 1000 }, d[] = { 1000.5, 1000.5, 1000.5 };
+	struct fb_mwu u;
+
+	CHECK(fabs(fb_t_sf(2.776, 4) - 0.025) < 2e-4 && fabs(fb_t_sf(12.706, 1) - 0.025) < 2e-4 &&
+	      fabs(fb_t_sf(1.96, 1e6) - 0.025) < 2e-4 && fabs(fb_t_sf(0, 7) - 0.5) < 1e-12 &&
+	      fabs(fb_t_sf(-2.776, 4) - 0.975) < 2e-4, "t tail: tabled 2.5% points at df 4, 1, inf");
+	CHECK(!fb_welch_log(a, 3, b, 3, 0.001, &u) && u.p_greater < 1e-3 && u.p_less > 0.99,
+	      "Welch: +1.0% in 3+3 near-identical rounds is significant");
+	CHECK(!fb_welch_log(c, 3, d, 3, 0.001, &u) && u.p_greater > 0.2,
+	      "Welch: identical rounds, +0.05% stays inside the 0.1% floor (not significant)");
+	CHECK(fb_welch_log(a, 1, b, 3, 0.001, &u) == -1, "Welch: one round a side is refused");
+}
+
 int main(void)
 {
+	test_welch();
 	test_quantile_cv();
 	test_median();
 	test_rel_sd();
