@@ -35,7 +35,7 @@
  * and the per-call median moves only when calls cross a 3% histogram
  * bucket, so the mean of the uninterrupted calls (cmean) is gated instead.
  */
-#define FB_GATE_METRICS_ICOUNT	"func:*:cmean,func:*:p90,lock:*:hold_mean"
+#define FB_GATE_METRICS_ICOUNT	"func:*:cmean,lock:*:hold_mean"
 #define FB_GATE_ALPHA		0.01	/* family-wise false fails (Holm) */
 #define FB_GATE_BETA		0.05	/* false passes at the threshold, per metric */
 #define FB_GATE_THR_PCT		5.0
