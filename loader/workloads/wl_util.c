@@ -330,15 +330,33 @@ uint64_t wl_parse_stat_max(const char *text, const char *key)
 
 /* ---- netdevsim ---- */
 
-int wl_nsim_limit(unsigned int devices, unsigned int ports, char *why, size_t len)
+int wl_nsim_cfg(const struct fb_params *p, const char *wl, struct wl_nsim_cfg *c, char *why,
+		size_t len)
 {
-	uint64_t n = (uint64_t)devices * (ports ? ports : 1);
+	uint64_t n;
 
+	c->devices = (unsigned int)fb_param_u64(p, wl, "devices");
+	c->threads = (unsigned int)fb_param_u64(p, wl, "threads");
+	c->ports = (unsigned int)fb_param_u64(p, wl, "ports");
+	c->first_id = (unsigned int)fb_param_u64(p, wl, "first_id");
+	n = (uint64_t)c->devices * (c->ports ? c->ports : 1);
 	if (n <= WL_MAX_NETDEVS)
 		return 0;
 	snprintf(why, len, "devices x ports = %llu netdevs at once; at most %d",
 		 WL_U64(n), WL_MAX_NETDEVS);
 	return -1;
+}
+
+int wl_nsim_free_ids(const char *wl, const struct wl_nsim_cfg *c)
+{
+	for (unsigned int i = 0; i < c->devices; i++) {
+		if (wl_nsim_exists(c->first_id + i)) {
+			fb_err("%s: netdevsim%u already exists (pick another %s.first_id)", wl,
+			       c->first_id + i, wl);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int wl_nsim_new(unsigned int id, unsigned int ports)
