@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/history.h"
 #include "guest/vm.h"
 #include "measure/run.h"
 
@@ -17,6 +18,7 @@ static const struct {
 	{ "compare", cmd_compare, "before/after tables with verdicts from two results" },
 	{ "report", cmd_report, "markdown + HTML report of an A/B directory" },
 	{ "gate", cmd_gate, "CI regression gate: exit 0 pass, 1 regression, 2 bad input" },
+	{ "history", cmd_history, "run history in SQLite: trends and change points per metric" },
 	{ "vm", cmd_vm, "boot a kernel in qemu and run a command in it" },
 	{ "ab", cmd_ab, "interleaved A/B rounds of baseline and patched kernels" },
 	{ "kernel", cmd_kernel, "build the baseline and patched guest kernels" },

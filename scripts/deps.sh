@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(
 	# loader and BPF programs
 	build-essential clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
-	libjson-c-dev libnftables-dev libmnl-dev libnftnl-dev pkg-config
+	libjson-c-dev libnftables-dev libmnl-dev libnftnl-dev libsqlite3-dev pkg-config
 	# workloads, one-liners and tests
 	nftables iproute2 kmod bpftrace jq util-linux libclang-rt-14-dev
 	# guest kernels and the VM harness

@@ -4,7 +4,8 @@
 #   unit      C unit tests (build/tests/*)
 #   fuzz      the results reader under libFuzzer + ASan/UBSan, 30 s
 #   host      `foliobench run` on this host: degrades per probe, cleans up,
-#             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv)
+#             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv);
+#             `foliobench history` on the rounds archived in reports/
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
 #
@@ -33,6 +34,7 @@ run_group() {
 	host)
 		bash tests/host-test.sh
 		bash tests/bad-input.sh
+		bash tests/history-test.sh
 		;;
 	guest)
 		bash tests/guest/run.sh

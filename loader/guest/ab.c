@@ -5,8 +5,8 @@
  * fb_vm_run(); per-round results in DIR/<arm>/round-<i>.json, a summary of
  * medians at the end and DIR/ab.json describing what ran.
  */
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <math.h>
@@ -20,6 +20,7 @@
 #include "model/fb.h"
 #include "analysis/stats.h"
 #include "guest/vm.h"
+#include "util/cli.h"
 
 #define AB_MAX_ROUNDS	FB_STATS_MAX_N
 #define AB_DEFAULT_ROUNDS	15
@@ -40,97 +41,184 @@ struct ab_run {
 	char console[PATH_MAX];
 };
 
-static void ab_usage(FILE *f)
+/* Everything `ab` was asked for, filled by the option parser. */
+struct ab_env {
+	struct ab_arm arms[2];
+	const char *wl[AB_MAX_WL], *params[AB_MAX_PARAMS], *probes[AB_MAX_WL];
+	int nwl, nparams, nprobes, rounds;
+	const char *flavour, *out_opt, *extra_append;
+	struct fb_vm_opts vo;
+	char out[PATH_MAX], exe[PATH_MAX], started[32];
+};
+
+enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
+       OPT_PROBES, OPT_FLAVOR };
+
+static const struct argp_option ab_options[] = {
+	{ "baseline", OPT_BASE, "K1", 0, "kernel A: bzImage, kernel directory or arm (baseline)",
+	  0 },
+	{ "patched", OPT_NEW, "K2", 0, "kernel B (patched)", 0 },
+	{ "rounds", OPT_ROUNDS, "N", 0, "boots per kernel (15: what `foliobench gate` needs to "
+	  "catch a 5% regression under host-clock TCG, docs/compare.md)", 0 },
+	{ "workload", OPT_WL, "W", 0, "workload to run (repeatable; default: foliobench run's)",
+	  0 },
+	{ "param", OPT_PARAM, "WL.KEY=V", 0, "workload parameter (repeatable)", 0 },
+	{ "flavour", OPT_FLAVOUR, "F", 0, "config flavour of arm-named kernels (perf)", 0 },
+	{ "flavor", OPT_FLAVOR, "F", OPTION_HIDDEN, NULL, 0 },
+	{ "out", OPT_OUT, "DIR", 0, "results directory (results/ab-<time>)", 0 },
+	{ "probes", OPT_PROBES, "GLOB", 0, "only these probes in the guest runs (repeatable)", 0 },
+	{ 0 },
+};
+
+static int push(const char **arr, int *n, int max, const char *what, const char *v)
 {
-	fprintf(f,
-"usage: foliobench ab [--baseline K1] [--patched K2] [--rounds N] [--workload W ...]\n"
-"                     [--param WL.KEY=V ...] [--flavour F] [--out DIR] [--timeout S]\n"
-"\n"
-"Interleaved A/B measurement: for each round, boots K1 then K2 (a fresh\n"
-"guest per boot) and runs `foliobench run` in it.  K1/K2 are a bzImage, a\n"
-"kernel directory or an arm of kernel-patches/arms.conf (default baseline\n"
-"and patched, built for flavour F first if needed).\n"
-"\n"
-"  --baseline K1     kernel A (baseline)\n"
-"  --patched K2      kernel B (patched)\n"
-"  --rounds N        boots per kernel (15: what `foliobench gate` needs\n"
-"                    to catch a 5%% regression, docs/compare.md)\n"
-"  --workload W      workload to run (repeatable; default: foliobench run's)\n"
-"  --param KV        workload parameter WL.KEY=VALUE (repeatable)\n"
-"  --flavour F       config flavour of arm-named kernels (perf)\n"
-"  --out DIR         results directory (results/ab-<time>)\n"
-"  --timeout S       per boot (600)\n"
-"  --append ARGS     extra kernel command line for both arms\n"
-"                    (e.g. nf_tables.foliobench_inject_ns=150)\n"
-"  --probes GLOB     only these probes in the guest runs (repeatable)\n"
-"  --smp N           guest CPUs (1: under TCG a second vCPU makes latency\n"
-"                    noisier, see docs/compare.md; 2+ for contention)\n"
-"  --mem M, --accel A, --allow REGEX   as for foliobench vm\n"
-"\n"
-"Writes DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and\n"
-"DIR/ab.json; prints per workload the median wall time and per probe the\n"
-"median count and mean latency of each arm.  Exit status 0 if every boot\n"
-"and run succeeded, 1 otherwise, 130 if interrupted.\n");
+	if (*n == max) {
+		fb_err("ab: at most %d %s", max, what);
+		return -1;
+	}
+	arr[(*n)++] = v;
+	return 0;
 }
 
-static int write_ab_json(const char *dir, const char *started, const char *flavour,
-			 int rounds, const struct ab_arm *arms,
-			 const char *const *wl, int nwl, const char *const *params,
-			 int nparams, const struct ab_run *runs, int nruns)
+static int ab_opt(struct ab_env *e, int key, char *arg)
 {
-	json_object *o = json_object_new_object(), *a;
+	unsigned long long v;
+
+	switch (key) {
+	case OPT_BASE:
+		e->arms[0].spec = arg;
+		return 0;
+	case OPT_NEW:
+		e->arms[1].spec = arg;
+		return 0;
+	case OPT_ROUNDS:
+		if (fb_opt_uint("ab", "--rounds", arg, 1, AB_MAX_ROUNDS, &v) < 0)
+			return -1;
+		e->rounds = (int)v;
+		return 0;
+	case OPT_WL:
+		return push(e->wl, &e->nwl, AB_MAX_WL, "--workload", arg);
+	case OPT_PARAM:
+		if (!strchr(arg, '=')) {
+			fb_err("ab: --param wants WORKLOAD.KEY=VALUE, not '%s'", arg);
+			return -1;
+		}
+		return push(e->params, &e->nparams, AB_MAX_PARAMS, "--param", arg);
+	case OPT_FLAVOUR:
+	case OPT_FLAVOR:
+		e->flavour = arg;
+		return 0;
+	case OPT_OUT:
+		e->out_opt = arg;
+		return 0;
+	case OPT_PROBES:
+		return push(e->probes, &e->nprobes, AB_MAX_WL, "--probes", arg);
+	}
+	return 1;
+}
+
+static error_t ab_parse(int key, char *arg, struct argp_state *state)
+{
+	struct ab_env *e = state->input;
+	int r;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &e->vo;
+		return 0;
+	case ARGP_KEY_ARG:
+		fb_err("ab: unexpected argument '%s' (see foliobench ab --help)", arg);
+		return EINVAL;
+	}
+	r = ab_opt(e, key, arg);
+	if (r > 0)
+		return ARGP_ERR_UNKNOWN;
+	return r ? EINVAL : 0;
+}
+
+static const struct argp_child ab_children[] = {
+	{ &fb_guest_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
+static const struct argp ab_argp = {
+	ab_options, ab_parse, NULL,
+	"Interleaved A/B measurement: for each round, boots K1 then K2 (a fresh guest per boot) "
+	"and runs `foliobench run` in it.  K1/K2 are a bzImage, a kernel directory or an arm of "
+	"kernel-patches/arms.conf (built for flavour F first if needed)."
+	"\vWrites DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and DIR/ab.json; "
+	"prints per workload the median wall time and per probe the median count and mean "
+	"latency of each arm, then the commands that read DIR.  Exit status 0 if every boot and "
+	"run succeeded, 1 otherwise, 2 on bad options, 130 if interrupted.",
+	ab_children, NULL, NULL,
+};
+
+static json_object *json_strs(const char *const *v, int n)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(v[i]));
+	return a;
+}
+
+static json_object *ab_runs_json(const struct ab_env *e, const struct ab_run *runs, int nruns)
+{
+	json_object *a = json_object_new_array();
+	size_t dl = strlen(e->out);
+
+	for (int i = 0; i < nruns; i++) {
+		const struct ab_run *r = &runs[i];
+		json_object *o = json_object_new_object();
+		const char *res = r->result, *con = r->console;
+
+		/* relative to DIR, so the directory can move */
+		if (!strncmp(res, e->out, dl) && res[dl] == '/')
+			res += dl + 1;
+		if (!strncmp(con, e->out, dl) && con[dl] == '/')
+			con += dl + 1;
+		json_object_object_add(o, "round", json_object_new_int(r->round));
+		json_object_object_add(o, "arm", json_object_new_string(e->arms[r->arm].name));
+		json_object_object_add(o, "exit", json_object_new_int(r->rc));
+		json_object_object_add(o, "boot_s", json_object_new_double(r->boot_s));
+		json_object_object_add(o, "total_s", json_object_new_double(r->total_s));
+		json_object_object_add(o, "result", json_object_new_string(res));
+		json_object_object_add(o, "console", json_object_new_string(con));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int nruns)
+{
+	json_object *o = json_object_new_object(), *a = json_object_new_array();
 	char path[PATH_MAX], tmp[PATH_MAX];
-	size_t dl = strlen(dir);
 	int ret = 0;
 
 	json_object_object_add(o, "schema", json_object_new_string("foliobench-ab"));
 	json_object_object_add(o, "schema_version", json_object_new_int(1));
 	json_object_object_add(o, "tool_version", json_object_new_string(FB_VERSION));
-	json_object_object_add(o, "started", json_object_new_string(started));
-	json_object_object_add(o, "flavour", json_object_new_string(flavour));
-	json_object_object_add(o, "rounds", json_object_new_int(rounds));
-	a = json_object_new_array();
+	json_object_object_add(o, "started", json_object_new_string(e->started));
+	json_object_object_add(o, "flavour", json_object_new_string(e->flavour));
+	json_object_object_add(o, "rounds", json_object_new_int(e->rounds));
+	json_object_object_add(o, "clock", json_object_new_string(fb_clock_name(e->vo.clock)));
+	json_object_object_add(o, "icount_shift", json_object_new_int(e->vo.icount_shift));
+	json_object_object_add(o, "smp", json_object_new_int(e->vo.smp));
 	for (int i = 0; i < 2; i++) {
-		json_object *e = json_object_new_object();
+		json_object *m = json_object_new_object();
 
-		json_object_object_add(e, "name", json_object_new_string(arms[i].name));
-		json_object_object_add(e, "spec", json_object_new_string(arms[i].spec));
-		json_object_object_add(e, "kernel", json_object_new_string(arms[i].bz));
-		json_object_array_add(a, e);
+		json_object_object_add(m, "name", json_object_new_string(e->arms[i].name));
+		json_object_object_add(m, "spec", json_object_new_string(e->arms[i].spec));
+		json_object_object_add(m, "kernel", json_object_new_string(e->arms[i].bz));
+		json_object_array_add(a, m);
 	}
 	json_object_object_add(o, "arms", a);
-	a = json_object_new_array();
-	for (int i = 0; i < nwl; i++)
-		json_object_array_add(a, json_object_new_string(wl[i]));
-	json_object_object_add(o, "workloads", a);
-	a = json_object_new_array();
-	for (int i = 0; i < nparams; i++)
-		json_object_array_add(a, json_object_new_string(params[i]));
-	json_object_object_add(o, "params", a);
-	a = json_object_new_array();
-	for (int i = 0; i < nruns; i++) {
-		const struct ab_run *r = &runs[i];
-		json_object *e = json_object_new_object();
-		const char *res = r->result, *con = r->console;
+	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
+	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
+	json_object_object_add(o, "runs", ab_runs_json(e, runs, nruns));
 
-		/* relative to DIR, so the directory can move */
-		if (!strncmp(res, dir, dl) && res[dl] == '/')
-			res += dl + 1;
-		if (!strncmp(con, dir, dl) && con[dl] == '/')
-			con += dl + 1;
-		json_object_object_add(e, "round", json_object_new_int(r->round));
-		json_object_object_add(e, "arm", json_object_new_string(arms[r->arm].name));
-		json_object_object_add(e, "exit", json_object_new_int(r->rc));
-		json_object_object_add(e, "boot_s", json_object_new_double(r->boot_s));
-		json_object_object_add(e, "total_s", json_object_new_double(r->total_s));
-		json_object_object_add(e, "result", json_object_new_string(res));
-		json_object_object_add(e, "console", json_object_new_string(con));
-		json_object_array_add(a, e);
-	}
-	json_object_object_add(o, "runs", a);
-
-	fb_fmt(path, sizeof(path), "%s/ab.json", dir);
-	fb_fmt(tmp, sizeof(tmp), "%s/.ab.json.tmp", dir);
+	fb_fmt(path, sizeof(path), "%s/ab.json", e->out);
+	fb_fmt(tmp, sizeof(tmp), "%s/.ab.json.tmp", e->out);
 	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
 				    JSON_C_TO_STRING_SPACED |
 				    JSON_C_TO_STRING_NOSLASHESCAPE) < 0 ||
@@ -291,245 +379,161 @@ out:
 			free(res[a][i]);
 }
 
-int cmd_ab(int argc, char **argv)
+/* Kernels first (building them is the long part on a fresh machine), then DIR. */
+static int ab_prepare(struct ab_env *e)
 {
-	static const struct option opts[] = {
-		{ "baseline", required_argument, NULL, 'A' },
-		{ "patched", required_argument, NULL, 'B' },
-		{ "rounds", required_argument, NULL, 'n' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "flavour", required_argument, NULL, 'f' },
-		{ "flavor", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "smp", required_argument, NULL, 's' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "allow", required_argument, NULL, 'l' },
-		{ "append", required_argument, NULL, 'x' },
-		{ "probes", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct ab_arm arms[2] = {
-		{ .name = "baseline", .spec = "baseline" },
-		{ .name = "patched", .spec = "patched" },
-	};
-	const char *wl[AB_MAX_WL], *params[AB_MAX_PARAMS], *flavour = "perf";
-	const char *out_opt = NULL, *extra_append = "", *probes[AB_MAX_WL];
-	char out[PATH_MAX], repo[PATH_MAX], exe[PATH_MAX], started[32], ts[32];
-	char append[2][512], label[2][64];
-	int nwl = 0, nparams = 0, nprobes = 0, rounds = AB_DEFAULT_ROUNDS, nruns = 0, failed = 0;
-	struct fb_vm_opts vo = { .smp = AB_DEFAULT_SMP };
-	struct ab_run *runs;
-	uint64_t v, t0;
-	time_t now;
+	char repo[PATH_MAX], ts[32], sub[PATH_MAX], real[PATH_MAX];
+	time_t now = time(NULL);
 	struct tm tm;
-	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'A':
-			arms[0].spec = optarg;
-			break;
-		case 'B':
-			arms[1].spec = optarg;
-			break;
-		case 'n':
-			if (fb_parse_u64(optarg, &v) < 0 || !v || v > AB_MAX_ROUNDS) {
-				fb_err("ab: --rounds wants 1..%d, not '%s'", AB_MAX_ROUNDS, optarg);
-				return 2;
-			}
-			rounds = (int)v;
-			break;
-		case 'w':
-			if (nwl == AB_MAX_WL) {
-				fb_err("ab: at most %d --workload", AB_MAX_WL);
-				return 2;
-			}
-			wl[nwl++] = optarg;
-			break;
-		case 'p':
-			if (nparams == AB_MAX_PARAMS || !strchr(optarg, '=')) {
-				fb_err("ab: --param wants WORKLOAD.KEY=VALUE (at most %d), not '%s'",
-				       AB_MAX_PARAMS, optarg);
-				return 2;
-			}
-			params[nparams++] = optarg;
-			break;
-		case 'f':
-			flavour = optarg;
-			break;
-		case 'o':
-			out_opt = optarg;
-			break;
-		case 't':
-			if (fb_parse_u64(optarg, &v) < 0 || !v || v > 86400) {
-				fb_err("ab: --timeout wants seconds, not '%s'", optarg);
-				return 2;
-			}
-			vo.timeout = (int)v;
-			break;
-		case 's':
-			if (fb_parse_u64(optarg, &v) < 0 || !v || v > 64) {
-				fb_err("ab: --smp wants 1..64, not '%s'", optarg);
-				return 2;
-			}
-			vo.smp = (int)v;
-			break;
-		case 'm':
-			vo.mem = optarg;
-			break;
-		case 'a':
-			vo.accel = optarg;
-			break;
-		case 'l':
-			if (vo.nallow == FB_VM_MAX_ALLOW) {
-				fb_err("ab: at most %d --allow", FB_VM_MAX_ALLOW);
-				return 2;
-			}
-			vo.allow[vo.nallow++] = optarg;
-			break;
-		case 'x':
-			extra_append = optarg;
-			break;
-		case 'P':
-			if (nprobes == AB_MAX_WL) {
-				fb_err("ab: at most %d --probes", AB_MAX_WL);
-				return 2;
-			}
-			probes[nprobes++] = optarg;
-			break;
-		case 'h':
-			ab_usage(stdout);
-			return 0;
-		default:
-			ab_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fb_err("ab: unexpected argument '%s' (see foliobench ab --help)", argv[optind]);
-		return 2;
-	}
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 1;
-	fb_fmt(exe, sizeof(exe), "%s/foliobench", repo);
-
-	now = time(NULL);
+	fb_fmt(e->exe, sizeof(e->exe), "%s/foliobench", repo);
 	gmtime_r(&now, &tm);
-	strftime(started, sizeof(started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(e->started, sizeof(e->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	if (out_opt)
-		fb_fmt(out, sizeof(out), "%s", out_opt);
+	if (e->out_opt)
+		fb_fmt(e->out, sizeof(e->out), "%s", e->out_opt);
 	else
-		fb_fmt(out, sizeof(out), "results/ab-%s", ts);
-
-	/* Kernels first: building them is the long part on a fresh machine. */
+		fb_fmt(e->out, sizeof(e->out), "results/ab-%s", ts);
 	for (int a = 0; a < 2; a++) {
-		if (fb_kernel_resolve(arms[a].spec, flavour, 1, arms[a].bz,
-				      sizeof(arms[a].bz)) < 0)
+		if (fb_kernel_resolve(e->arms[a].spec, e->flavour, 1, e->arms[a].bz,
+				      sizeof(e->arms[a].bz)) < 0)
 			return 1;
 		if (fb_stop)
 			return 130;
 	}
-	if (!strcmp(arms[1].spec, "patched") && !fb_kernel_arm_has_series("patched"))
+	if (!strcmp(e->arms[1].spec, "patched") && !fb_kernel_arm_has_series("patched"))
 		fb_info("ab: warning: the patched arm has no series yet, this is an A/A run");
-	if (!strcmp(arms[0].bz, arms[1].bz))
-		fb_info("ab: warning: both arms boot the same kernel %s", arms[0].bz);
-
-	{
-		char sub[PATH_MAX], real[PATH_MAX];
-
-		for (int a = 0; a < 2; a++) {
-			fb_fmt(sub, sizeof(sub), "%s/%s", out, arms[a].name);
-			if (fb_mkdir_p(sub) < 0) {
-				fb_err("ab: cannot create %s: %s", sub, strerror(errno));
-				return 1;
-			}
-		}
-		if (!realpath(out, real)) {
-			fb_err("ab: %s: %s", out, strerror(errno));
+	if (!strcmp(e->arms[0].bz, e->arms[1].bz))
+		fb_info("ab: warning: both arms boot the same kernel %s", e->arms[0].bz);
+	for (int a = 0; a < 2; a++) {
+		fb_fmt(sub, sizeof(sub), "%s/%s", e->out, e->arms[a].name);
+		if (fb_mkdir_p(sub) < 0) {
+			fb_err("ab: cannot create %s: %s", sub, strerror(errno));
 			return 1;
 		}
-		fb_fmt(out, sizeof(out), "%s", real);
 	}
-	runs = calloc((size_t)rounds * 2, sizeof(*runs));
-	if (!runs) {
-		fb_err("ab: out of memory");
+	if (!realpath(e->out, real)) {
+		fb_err("ab: %s: %s", e->out, strerror(errno));
 		return 1;
 	}
-	fb_info("ab: %d rounds, %s = %s, %s = %s, results in %s", rounds,
-		arms[0].name, arms[0].bz, arms[1].name, arms[1].bz, out);
+	fb_fmt(e->out, sizeof(e->out), "%s", real);
+	return 0;
+}
 
-	vo.results = out;
-	vo.quiet = 1;
+/* One boot of arm a in round r: `foliobench run` in a fresh guest. */
+static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
+{
+	const char *gargv[8 + 2 * (AB_MAX_WL + AB_MAX_PARAMS + AB_MAX_WL)];
+	char append[640], label[64];
+	int ng = 0;
+
+	run->round = r;
+	run->arm = a;
+	fb_fmt(run->result, sizeof(run->result), "%s/%s/round-%d.json", e->out,
+	       e->arms[a].name, r);
+	fb_fmt(run->console, sizeof(run->console), "%s/%s/console-round-%d.log", e->out,
+	       e->arms[a].name, r);
+	unlink(run->result);
+	fb_fmt(append, sizeof(append), "foliobench.arm=%s %s", e->arms[a].name,
+	       e->extra_append);
+	fb_fmt(label, sizeof(label), "%s", e->arms[a].name);
+	gargv[ng++] = e->exe;
+	gargv[ng++] = "run";
+	gargv[ng++] = "--label";
+	gargv[ng++] = label;
+	for (int i = 0; i < e->nwl; i++) {
+		gargv[ng++] = "--workload";
+		gargv[ng++] = e->wl[i];
+	}
+	for (int i = 0; i < e->nparams; i++) {
+		gargv[ng++] = "--param";
+		gargv[ng++] = e->params[i];
+	}
+	for (int i = 0; i < e->nprobes; i++) {
+		gargv[ng++] = "--probes";
+		gargv[ng++] = e->probes[i];
+	}
+	gargv[ng++] = "--out";
+	gargv[ng++] = run->result;
+	gargv[ng] = NULL;
+	e->vo.kernel = e->arms[a].bz;
+	e->vo.append = append;
+	e->vo.log = run->console;
+	run->rc = fb_vm_run(&e->vo, (char *const *)gargv);
+	run->boot_s = e->vo.boot_s;
+	run->total_s = e->vo.total_s;
+	if (run->rc == 0 && access(run->result, R_OK) < 0) {
+		fb_err("ab: round %d %s: exit 0 but no %s", r, e->arms[a].name, run->result);
+		run->rc = -1;
+	}
+}
+
+static void ab_progress(const struct ab_env *e, const struct ab_run *run, int done,
+			uint64_t t0)
+{
+	double el = (double)(fb_now_ns() - t0) / 1e9;
+	double eta = el / done * (2 * e->rounds - done);
+
+	fb_info("ab: round %d/%d %s: %s (exit %d), boot %.1fs, total %.1fs; %.0fs elapsed, "
+		"ETA %.0fs", run->round, e->rounds, e->arms[run->arm].name,
+		run->rc ? "FAILED" : "ok", run->rc, run->boot_s, run->total_s, el, eta);
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_env *e = calloc(1, sizeof(*e));
+	int nruns = 0, failed = 0, r;
+	struct ab_run *runs = NULL;
+	uint64_t t0;
+
+	if (!e)
+		return 1;
+	*e = (struct ab_env){
+		.arms = { { .name = "baseline", .spec = "baseline" },
+			  { .name = "patched", .spec = "patched" } },
+		.rounds = AB_DEFAULT_ROUNDS, .flavour = "perf", .extra_append = "",
+		.vo = { .smp = 0 },
+	};
+	r = fb_argp_parse(&ab_argp, argc, argv, NULL, e);
+	if (!r)
+		r = fb_guest_opts_check("ab", &e->vo);
+	if (r) {
+		free(e);
+		return r == 1 ? 0 : 2;	/* help, or bad options */
+	}
+	if (!e->vo.smp)
+		e->vo.smp = AB_DEFAULT_SMP;
+	e->extra_append = e->vo.append ? e->vo.append : "";
+	r = ab_prepare(e);
+	runs = r ? NULL : calloc((size_t)e->rounds * 2, sizeof(*runs));
+	if (!runs) {
+		free(e);
+		return r ? r : 1;
+	}
+	fb_info("ab: %d rounds, %s clock, %s = %s, %s = %s, results in %s", e->rounds,
+		fb_clock_name(e->vo.clock), e->arms[0].name, e->arms[0].bz, e->arms[1].name,
+		e->arms[1].bz, e->out);
+	e->vo.results = e->out;
+	e->vo.quiet = 1;
 	t0 = fb_now_ns();
-	for (int r = 1; r <= rounds && !fb_stop; r++) {
+	for (int rd = 1; rd <= e->rounds && !fb_stop; rd++) {
 		for (int a = 0; a < 2 && !fb_stop; a++) {
-			struct ab_run *run = &runs[nruns];
-			const char *gargv[8 + 4 * AB_MAX_WL + 2 * AB_MAX_PARAMS];
-			int ng = 0;
-
-			run->round = r;
-			run->arm = a;
-			fb_fmt(run->result, sizeof(run->result), "%s/%s/round-%d.json",
-			    out, arms[a].name, r);
-			fb_fmt(run->console, sizeof(run->console),
-			    "%s/%s/console-round-%d.log", out, arms[a].name, r);
-			unlink(run->result);
-			fb_fmt(append[a], sizeof(append[a]), "foliobench.arm=%s %s", arms[a].name,
-			    extra_append);
-			fb_fmt(label[a], sizeof(label[a]), "%s", arms[a].name);
-			gargv[ng++] = exe;
-			gargv[ng++] = "run";
-			gargv[ng++] = "--label";
-			gargv[ng++] = label[a];
-			for (int i = 0; i < nwl; i++) {
-				gargv[ng++] = "--workload";
-				gargv[ng++] = wl[i];
-			}
-			for (int i = 0; i < nparams; i++) {
-				gargv[ng++] = "--param";
-				gargv[ng++] = params[i];
-			}
-			for (int i = 0; i < nprobes; i++) {
-				gargv[ng++] = "--probes";
-				gargv[ng++] = probes[i];
-			}
-			gargv[ng++] = "--out";
-			gargv[ng++] = run->result;
-			gargv[ng] = NULL;
-
-			vo.kernel = arms[a].bz;
-			vo.append = append[a];
-			vo.log = run->console;
-			fb_info("ab: round %d/%d %s: booting", r, rounds, arms[a].name);
-			run->rc = fb_vm_run(&vo, (char *const *)gargv);
-			run->boot_s = vo.boot_s;
-			run->total_s = vo.total_s;
+			fb_info("ab: round %d/%d %s: booting", rd, e->rounds, e->arms[a].name);
+			ab_boot(e, &runs[nruns], rd, a);
+			failed += runs[nruns].rc != 0;
 			nruns++;
-			if (run->rc == 0 && access(run->result, R_OK) < 0) {
-				fb_err("ab: round %d %s: exit 0 but no %s", r,
-				       arms[a].name, run->result);
-				run->rc = -1;
-			}
-			if (run->rc)
-				failed++;
-			fb_info("ab: round %d/%d %s: %s (exit %d), boot %.1fs, total %.1fs, %.0fs elapsed",
-				r, rounds, arms[a].name, run->rc ? "FAILED" : "ok",
-				run->rc, run->boot_s, run->total_s,
-				(double)(fb_now_ns() - t0) / 1e9);
-			write_ab_json(out, started, flavour, rounds, arms, wl, nwl,
-				      params, nparams, runs, nruns);
+			ab_progress(e, &runs[nruns - 1], nruns, t0);
+			write_ab_json(e, runs, nruns);
 		}
 	}
-	summarise(arms, runs, nruns);
+	summarise(e->arms, runs, nruns);
 	fb_info("ab: %d boots, %d failed, %.0fs; results in %s (ab.json)", nruns,
-		failed, (double)(fb_now_ns() - t0) / 1e9, out);
+		failed, (double)(fb_now_ns() - t0) / 1e9, e->out);
+	fb_info("ab: next: ./foliobench report %s; ./foliobench gate %s", e->out, e->out);
 	free(runs);
+	free(e);
 	if (fb_stop)
 		return 130;
 	return failed ? 1 : 0;

@@ -15,10 +15,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
-#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,15 +29,16 @@
 #include <unistd.h>
 
 #include "model/fb.h"
+#include "guest/outcome.h"
+#include "guest/qemu.h"
 #include "guest/vm.h"
+#include "guest/vmio.h"
 
 #define QEMU		"qemu-system-x86_64"
-#define MSIZE		"512000"
 #define GRACE_S		15	/* after rc appears, time allowed to power off */
 #define EXCERPT_BEFORE	4
 #define EXCERPT_AFTER	20
 
-extern char **environ;
 
 static volatile sig_atomic_t vm_sig;
 /* The KVM probe boot: failures are a verdict, not errors; why in vm_reason. */
@@ -71,41 +70,6 @@ static const char *cache_dir(void)
 	return c && *c ? c : "/var/cache/foliobench";
 }
 
-/* ---- small helpers ---- */
-
-static void shq(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
-static int file_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	if (remove(path) < 0)
-		fb_err("vm: cannot remove %s: %s", path, strerror(errno));
-	return 0;
-}
-
-/* Removes the private control directory and whatever the guest left in it. */
-static void rm_tree(const char *dir)
-{
-	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 /* First line of `qemu-system-x86_64 --version`. */
 static void qemu_version(char *buf, size_t len)
 {
@@ -117,249 +81,6 @@ static void qemu_version(char *buf, size_t len)
 	if (fgets(buf, (int)len, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	pclose(f);
-}
-
-/* ---- splat scanning ---- */
-
-static const char *const splat_res[] = {
-	"Kernel panic",
-	"(^|[^A-Za-z_])BUG:",
-	"kernel BUG at",
-	"(^|[^A-Za-z_])WARNING:",
-	"(^|[^A-Za-z_])Oops[: ]",
-	"general protection fault",
-	"Unable to handle kernel",
-	"possible circular locking",
-	"possible recursive locking",
-	"(^|[^A-Za-z_])INFO: ",
-	"UBSAN:",
-	"DEBUG_LOCKS_WARN_ON",
-	"turning off the locking correctness validator",
-	"Call Trace:",	/* a stack dump without one of the headers above */
-	NULL,
-};
-#define CALL_TRACE_RE	"Call Trace:"
-#define ALLOWED_SPAN	100	/* lines of an allowed splat's body */
-
-/* Drops the "[    1.234567] " printk time prefix. */
-static const char *strip_ts(const char *l)
-{
-	if (*l != '[')
-		return l;
-	const char *e = strchr(l, ']');
-
-	if (!e)
-		return l;
-	e++;
-	while (*e == ' ')
-		e++;
-	return e;
-}
-
-/*
- * Scans the console log; on a splat line no --allow regex matches, prints
- * one error line and an excerpt around it and returns 1, else 0.
- */
-static int scan_splats(const char *log, const struct fb_vm_opts *o,
-		       const char *why)
-{
-	regex_t res[32], allow[FB_VM_MAX_ALLOW];
-	int nres = 0, nallow = 0, found = -1, nlines = 0, cap = 0;
-	char **lines = NULL, *line = NULL;
-	size_t n = 0;
-	ssize_t len;
-	FILE *f;
-
-	f = fopen(log, "r");
-	if (!f)
-		return 0;
-	while ((len = getline(&line, &n, f)) >= 0) {
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (nlines == cap) {
-			cap = cap ? cap * 2 : 1024;
-			lines = realloc(lines, (size_t)cap * sizeof(*lines));
-			if (!lines) {
-				fclose(f);
-				free(line);
-				return 0;
-			}
-		}
-		lines[nlines++] = strdup(line);
-	}
-	free(line);
-	fclose(f);
-
-	for (int i = 0; splat_res[i]; i++)
-		if (!regcomp(&res[nres], splat_res[i], REG_EXTENDED | REG_NOSUB))
-			nres++;
-	for (int i = 0; i < o->nallow; i++)
-		if (!regcomp(&allow[nallow], o->allow[i], REG_EXTENDED | REG_NOSUB))
-			nallow++;
-
-	for (int i = 0, quiet_until = -1; i < nlines && found < 0; i++) {
-		const char *l = lines[i] ? strip_ts(lines[i]) : "";
-		int hit = 0;
-
-		for (int r = 0; r < nres && !hit; r++)
-			hit = !regexec(&res[r], l, 0, NULL, 0);
-		if (!hit)
-			continue;
-		/* the stack dump of an allowed splat is allowed too */
-		if (i <= quiet_until && strstr(l, CALL_TRACE_RE))
-			continue;
-		for (int a = 0; a < nallow && hit; a++)
-			if (!regexec(&allow[a], lines[i], 0, NULL, 0))
-				hit = 0;
-		if (hit)
-			found = i;
-		else
-			quiet_until = i + ALLOWED_SPAN;
-	}
-
-	if (found >= 0) {
-		int from = found > EXCERPT_BEFORE ? found - EXCERPT_BEFORE : 0;
-		int to = found + EXCERPT_AFTER < nlines ? found + EXCERPT_AFTER : nlines;
-
-		vm_fail("guest kernel %s: %s (console log %s)", why,
-			strip_ts(lines[found]), log);
-		if (!vm_silent) {
-			fprintf(stderr, "---- console excerpt (lines %d-%d) ----\n",
-				from + 1, to);
-			for (int i = from; i < to; i++)
-				fprintf(stderr, "%s\n", lines[i] ? lines[i] : "");
-			fprintf(stderr, "----\n");
-		}
-	}
-	for (int i = 0; i < nres; i++)
-		regfree(&res[i]);
-	for (int i = 0; i < nallow; i++)
-		regfree(&allow[i]);
-	for (int i = 0; i < nlines; i++)
-		free(lines[i]);
-	free(lines);
-	return found >= 0;
-}
-
-static void print_tail(const char *log, int n)
-{
-	char *buf = malloc(1 << 20);
-	int len, start, cnt = 0;
-
-	if (!buf)
-		return;
-	len = fb_read_file(log, buf, 1 << 20);
-	if (len <= 0 || vm_silent) {
-		free(buf);
-		return;
-	}
-	start = len;
-	while (start > 0 && cnt <= n) {
-		start--;
-		if (buf[start] == '\n' && start != len - 1)
-			cnt++;
-	}
-	if (buf[start] == '\n')
-		start++;
-	fprintf(stderr, "---- last console lines (%s) ----\n%s%s----\n", log,
-		buf + start, buf[len - 1] == '\n' ? "" : "\n");
-	free(buf);
-}
-
-/* ---- the boot ---- */
-
-struct relay {
-	int fd;		/* our read end of a FIFO, -1 when done */
-	int dst;	/* where the bytes go */
-	char *keep;	/* or kept here (qemu's stderr) */
-	size_t keep_len, keep_cap;
-};
-
-static void relay_read(struct relay *r)
-{
-	char buf[65536];
-	ssize_t n;
-
-	for (;;) {
-		n = read(r->fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return;
-		if (n <= 0) {
-			close(r->fd);
-			r->fd = -1;
-			return;
-		}
-		if (r->keep) {
-			size_t room = r->keep_cap - 1 - r->keep_len;
-
-			if ((size_t)n > room)
-				n = (ssize_t)room;
-			memcpy(r->keep + r->keep_len, buf, (size_t)n);
-			r->keep_len += (size_t)n;
-			r->keep[r->keep_len] = '\0';
-			continue;
-		}
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(r->dst, buf + off, (size_t)(n - off));
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;	/* reader gone: drop */
-			off += w;
-		}
-	}
-}
-
-/* Opens our ends of FIFO base.out (read) and base.in (kept for qemu). */
-static int make_fifo_pair(const char *dir, const char *name, int *rfd, int *wfd)
-{
-	char in[PATH_MAX], out[PATH_MAX];
-
-	fb_fmt(in, sizeof(in), "%s/%s.in", dir, name);
-	fb_fmt(out, sizeof(out), "%s/%s.out", dir, name);
-	if (mkfifo(in, 0600) < 0 || mkfifo(out, 0600) < 0)
-		return -1;
-	*rfd = open(out, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	if (*rfd < 0)
-		return -1;
-	/* A writer of our own: no EOF before we stop reading. */
-	*wfd = open(out, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-	if (*wfd < 0)
-		return -1;
-	return 0;
-}
-
-/*
- * 1 once qemu (pid) has exited; it stays a zombie, so its pid and process
- * group id cannot be reused before reap().
- */
-static int exited_nowait(pid_t pid)
-{
-	siginfo_t si = { 0 };
-
-	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
-		return errno == ECHILD;
-	return si.si_pid == pid;
-}
-
-/* Kills what is left of qemu's process group and reaps qemu. */
-static void reap(pid_t pid, int *status)
-{
-	kill(-pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
-}
-
-/* SIGTERM to qemu's group, SIGKILL after 3 s; reaps qemu. */
-static void kill_group(pid_t pid, int *status)
-{
-	kill(-pid, SIGTERM);
-	for (int i = 0; i < 30 && !exited_nowait(pid); i++)
-		usleep(100000);
-	reap(pid, status);
 }
 
 static const char *resolve_bzimage(const char *k, char *buf, size_t len)
@@ -386,277 +107,266 @@ static const char *resolve_bzimage(const char *k, char *buf, size_t len)
 	return buf;
 }
 
-static int write_job(const char *path, const char *cwd, const char *results,
-		     char *const argv[])
+/* ---- console log: splats and the last lines ---- */
+
+/* The console log as lines (malloc'd); *n set.  NULL if unreadable. */
+static char **read_lines(const char *log, int *n)
 {
-	FILE *f = fopen(path, "w");
+	char **lines = NULL, *line = NULL;
+	int cap = 0;
+	size_t sz = 0;
+	ssize_t len;
+	FILE *f = fopen(log, "r");
 
+	*n = 0;
 	if (!f)
-		return -1;
-	fputs("# written by foliobench vm, sourced by guest-init.sh\nFB_CWD=", f);
-	shq(f, cwd);
-	fputs("\nFB_RESULTS=", f);
-	shq(f, results);
-	fputc('\n', f);
-	for (char **e = environ; *e; e++) {
-		const char *eq = strchr(*e, '=');
-		size_t nl;
+		return NULL;
+	while ((len = getline(&line, &sz, f)) >= 0) {
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (*n == cap) {
+			char **nl = realloc(lines, (size_t)(cap ? cap * 2 : 1024) * sizeof(*lines));
 
-		if (strncmp(*e, "FB_", 3) || !eq)
-			continue;
-		nl = (size_t)(eq - *e);
-		if (nl == 9 && !strncmp(*e, "FB_RESULTS", 9))
-			continue;
-		/* only names the shell accepts */
-		if (strspn(*e, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != nl)
-			continue;
-		fprintf(f, "export %.*s=", (int)nl, *e);
-		shq(f, eq + 1);
-		fputc('\n', f);
+			if (!nl)
+				break;
+			lines = nl;
+			cap = cap ? cap * 2 : 1024;
+		}
+		lines[(*n)++] = strdup(line);
 	}
-	fputs("set --", f);
-	for (int i = 0; argv[i]; i++) {
-		fputc(' ', f);
-		shq(f, argv[i]);
-	}
-	fputc('\n', f);
-	return fclose(f) ? -1 : 0;
+	free(line);
+	fclose(f);
+	return lines;
 }
 
 /*
- * qemu's -d cpu_reset log says "Triple fault" when the guest kernel crashed
- * too hard to print anything (TCG).  Notes it at the end of the console log
- * (with whatever qemu logged after it); 1 if there was one.
+ * Scans the console log; on a splat line no --allow regex matches, prints
+ * one error line and an excerpt around it and returns 1, else 0.
  */
-static int triple_fault(const char *qlog, const char *log)
+static int scan_splats(const char *log, const struct fb_vm_opts *o, const char *why)
 {
-	size_t cap = 1 << 20;
-	char *buf = malloc(cap), *tf;
-	int len, found = 0;
-	FILE *f;
+	int n, found;
+	char **lines = read_lines(log, &n);
 
-	if (!buf)
+	if (!lines)
 		return 0;
-	len = fb_read_file(qlog, buf, cap);
-	tf = len > 0 ? strstr(buf, "Triple fault") : NULL;
-	if (tf) {
-		found = 1;
-		f = fopen(log, "a");
-		if (f) {
-			fprintf(f, "\n---- foliobench: qemu's -d cpu_reset log ----\n%.4000s\n",
-				tf);
-			fclose(f);
+	found = fb_splat_find(lines, n, o->allow, o->nallow);
+	if (found >= 0) {
+		int from = found > EXCERPT_BEFORE ? found - EXCERPT_BEFORE : 0;
+		int to = found + EXCERPT_AFTER < n ? found + EXCERPT_AFTER : n;
+
+		vm_fail("guest kernel %s: %s (console log %s)", why,
+			lines[found] ? fb_strip_ts(lines[found]) : "", log);
+		if (!vm_silent) {
+			fprintf(stderr, "---- console excerpt (lines %d-%d) ----\n", from + 1, to);
+			for (int i = from; i < to; i++)
+				fprintf(stderr, "%s\n", lines[i] ? lines[i] : "");
+			fprintf(stderr, "----\n");
 		}
 	}
-	free(buf);
-	return found;
+	for (int i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return found >= 0;
 }
+
+/* 1 if the console log has a splat line no --allow regex matches. */
+static int splat_in_log(const char *log, const struct fb_vm_opts *o)
+{
+	int n, found;
+	char **lines = read_lines(log, &n);
+
+	if (!lines)
+		return 0;
+	found = fb_splat_find(lines, n, o->allow, o->nallow);
+	for (int i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	return found >= 0;
+}
+
+/* ---- the boot: setup, spawn, poll, collect, report, cleanup ---- */
+
+struct vm_boot {
+	struct fb_vm_opts *o;
+	const char *bz, *accel;
+	int kvm_check;
+	char tmpl[PATH_MAX], share[PATH_MAX], cwd[PATH_MAX], results[PATH_MAX];
+	char log[PATH_MAX], init[PATH_MAX], qlog[PATH_MAX], cmdline[4096];
+	struct relay rl[3];
+	int wfd[2], qerr[2];
+	pid_t pid;
+	int status, exited, lingered;
+	uint64_t t0, rc_at;
+	struct fb_vm_events ev;
+	struct sigaction old_int, old_term, old_hup, old_pipe;
+	struct fb_argv qa;
+};
 
 static double secs_since(uint64_t t0)
 {
 	return (double)(fb_now_ns() - t0) / 1e9;
 }
 
-/*
- * One boot with a fixed accel.  kvm_check: this is the KVM probe; stop as
- * soon as qemu reports a KVM internal error.
- */
-static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
-		   int kvm_check, char *const argv[])
+static int smp_of(const struct fb_vm_opts *o)
 {
-	char tmpl[PATH_MAX], share[PATH_MAX], p[PATH_MAX], cwd[PATH_MAX];
-	char results[PATH_MAX], log[PATH_MAX], repo[PATH_MAX], init[PATH_MAX];
-	char cmdline[4096], smp[16], fs_root[PATH_MAX + 128], fs_res[PATH_MAX + 128];
-	char fs_ctl[PATH_MAX + 128], ch_out[PATH_MAX + 64], ch_err[PATH_MAX + 64];
-	char ch_con[PATH_MAX + 64], buf[64], qlog[PATH_MAX];
-	struct relay rl[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
-	int wfd[2] = { -1, -1 }, qerr[2] = { -1, -1 };
-	int ret = FB_VM_NOSTART, status = 0, timed_out = 0, started = 0;
-	int have_rc = 0, rc = 0, exited = 0, kvm_err = 0, lingered = 0;
-	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	uint64_t t0, rc_at = 0;
-	const char *tmpdir = getenv("TMPDIR");
-	pid_t pid = -1;
-	const char *qa[64];
-	int na = 0;
+	return o->smp > 0 ? o->smp : (o->clock == FB_CLOCK_ICOUNT ? 1 : 2);
+}
 
-	if (fb_repo_dir(repo, sizeof(repo)) < 0)
-		return FB_VM_NOSTART;
-	fb_fmt(init, sizeof(init), "%s/scripts/guest-init.sh", repo);
-	if (access(init, R_OK) < 0) {
-		fb_err("vm: %s: %s", init, strerror(errno));
-		return FB_VM_NOSTART;
-	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		fb_err("vm: getcwd: %s", strerror(errno));
-		return FB_VM_NOSTART;
-	}
-	if (fb_mkdir_p(o->results ? o->results : "results") < 0 ||
-	    !realpath(o->results ? o->results : "results", results)) {
-		fb_err("vm: results directory %s: %s",
-		       o->results ? o->results : "results", strerror(errno));
-		return FB_VM_NOSTART;
-	}
-	if (o->log) {
-		fb_fmt(log, sizeof(log), "%s", o->log);
+static int timeout_of(const struct fb_vm_opts *o)
+{
+	return o->timeout > 0 ? o->timeout : 600;
+}
+
+/* The console log path, created empty (qemu opens it itself). */
+static int open_log(struct vm_boot *b)
+{
+	char ts[32];
+	int fd;
+
+	if (b->o->log) {
+		fb_fmt(b->log, sizeof(b->log), "%s", b->o->log);
 	} else {
 		time_t now = time(NULL);
 		struct tm tm;
 
 		gmtime_r(&now, &tm);
-		strftime(buf, sizeof(buf), "%Y%m%d-%H%M%S", &tm);
-		fb_fmt(log, sizeof(log), "%s/console-%s-%d.log", results, buf,
-		    (int)getpid());
+		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+		fb_fmt(b->log, sizeof(b->log), "%s/console-%s-%d.log", b->results, ts,
+		       (int)getpid());
 	}
-	/* qemu opens the log itself; make sure it can and that it is new. */
-	{
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(b->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fb_err("vm: console log %s: %s", b->log, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
 
-		if (fd < 0) {
-			fb_err("vm: console log %s: %s", log, strerror(errno));
-			return FB_VM_NOSTART;
-		}
-		close(fd);
-	}
+/* Paths of this boot: init script, cwd, results directory, console log. */
+static int vm_paths(struct vm_boot *b)
+{
+	const char *res = b->o->results ? b->o->results : "results";
+	char repo[PATH_MAX];
 
-	fb_fmt(tmpl, sizeof(tmpl), "%s/foliobench-vm.XXXXXX",
-	    tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(tmpl)) {
-		fb_err("vm: mkdtemp %s: %s", tmpl, strerror(errno));
-		return FB_VM_NOSTART;
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return -1;
+	fb_fmt(b->init, sizeof(b->init), "%s/scripts/guest-init.sh", repo);
+	if (access(b->init, R_OK) < 0) {
+		fb_err("vm: %s: %s", b->init, strerror(errno));
+		return -1;
 	}
-	fb_fmt(share, sizeof(share), "%s/share", tmpl);
-	fb_fmt(p, sizeof(p), "%s/job", share);
-	if (mkdir(share, 0755) < 0 || write_job(p, cwd, results, argv) < 0) {
-		fb_err("vm: cannot write the job to %s: %s", share, strerror(errno));
-		goto out;
+	if (!getcwd(b->cwd, sizeof(b->cwd))) {
+		fb_err("vm: getcwd: %s", strerror(errno));
+		return -1;
 	}
-	if (make_fifo_pair(tmpl, "out", &rl[0].fd, &wfd[0]) < 0 ||
-	    make_fifo_pair(tmpl, "err", &rl[1].fd, &wfd[1]) < 0 ||
-	    pipe2(qerr, O_CLOEXEC) < 0) {
-		fb_err("vm: cannot create the relay FIFOs in %s: %s", tmpl,
-		       strerror(errno));
-		goto out;
+	if (fb_mkdir_p(res) < 0 || !realpath(res, b->results)) {
+		fb_err("vm: results directory %s: %s", res, strerror(errno));
+		return -1;
 	}
-	rl[0].dst = STDOUT_FILENO;
-	rl[1].dst = STDERR_FILENO;
-	rl[2].fd = qerr[0];
-	rl[2].keep_cap = 16384;
-	rl[2].keep = calloc(1, rl[2].keep_cap);
-	if (!rl[2].keep) {
+	return open_log(b);
+}
+
+/* The private directory: job file, relay FIFOs, qemu's stderr pipe. */
+static int vm_share(struct vm_boot *b, char *const argv[])
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char p[PATH_MAX];
+
+	fb_fmt(b->tmpl, sizeof(b->tmpl), "%s/foliobench-vm.XXXXXX",
+	       tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(b->tmpl)) {
+		fb_err("vm: mkdtemp %s: %s", b->tmpl, strerror(errno));
+		b->tmpl[0] = '\0';
+		return -1;
+	}
+	fb_fmt(b->share, sizeof(b->share), "%s/share", b->tmpl);
+	fb_fmt(p, sizeof(p), "%s/job", b->share);
+	if (mkdir(b->share, 0755) < 0 || vmio_write_job(p, b->cwd, b->results, argv) < 0) {
+		fb_err("vm: cannot write the job to %s: %s", b->share, strerror(errno));
+		return -1;
+	}
+	if (vmio_fifo_pair(b->tmpl, "out", &b->rl[0].fd, &b->wfd[0]) < 0 ||
+	    vmio_fifo_pair(b->tmpl, "err", &b->rl[1].fd, &b->wfd[1]) < 0 ||
+	    pipe2(b->qerr, O_CLOEXEC) < 0) {
+		fb_err("vm: cannot create the relay FIFOs in %s: %s", b->tmpl, strerror(errno));
+		return -1;
+	}
+	b->rl[0].dst = STDOUT_FILENO;
+	b->rl[1].dst = STDERR_FILENO;
+	b->rl[2].fd = b->qerr[0];
+	b->rl[2].keep_cap = 16384;
+	b->rl[2].keep = calloc(1, b->rl[2].keep_cap);
+	if (!b->rl[2].keep) {
 		fb_err("vm: out of memory");
-		goto out;
+		return -1;
 	}
-	fcntl(qerr[0], F_SETFL, O_NONBLOCK);
+	fcntl(b->qerr[0], F_SETFL, O_NONBLOCK);
+	fb_fmt(b->qlog, sizeof(b->qlog), "%s/qemu.log", b->tmpl);
+	return 0;
+}
 
-	fb_fmt(cmdline, sizeof(cmdline),
-	    "console=ttyS0 oops=panic panic=-1 no_timer_check tsc=reliable acpi=noirq "
-	    "root=fbroot rootfstype=9p "
-	    "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
-	    ",cache=loose ro init=/bin/sh%s%s -- %s",
-	    o->append && *o->append ? " " : "",
-	    o->append ? o->append : "", init);
-	fb_fmt(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : 2);
-	fb_fmt(fs_root, sizeof(fs_root),
-	    "local,id=fbroot,path=/,security_model=none,readonly=on,multidevs=remap");
-	fb_fmt(fs_res, sizeof(fs_res),
-	    "local,id=fbres,path=%s,security_model=none,multidevs=remap", results);
-	fb_fmt(fs_ctl, sizeof(fs_ctl),
-	    "local,id=fbctl,path=%s,security_model=none", share);
-	fb_fmt(qlog, sizeof(qlog), "%s/qemu.log", tmpl);
-	fb_fmt(ch_con, sizeof(ch_con), "file,id=con,path=%s", log);
-	fb_fmt(ch_out, sizeof(ch_out), "pipe,id=fbout,path=%s/out", tmpl);
-	fb_fmt(ch_err, sizeof(ch_err), "pipe,id=fberr,path=%s/err", tmpl);
-	if (strchr(results, ',') || strchr(log, ',') || strchr(tmpl, ',')) {
-		fb_err("vm: paths in qemu options must not contain ',' (%s, %s, %s)",
-		       results, log, tmpl);
-		goto out;
+static int vm_argv(struct vm_boot *b)
+{
+	const struct fb_vm_opts *o = b->o;
+	char why[PATH_MAX + 128];
+	struct fb_qemu_spec q = {
+		.qemu = QEMU, .accel = b->accel, .clock = o->clock, .shift = o->icount_shift,
+		.smp = smp_of(o), .mem = o->mem ? o->mem : "2G", .kernel = b->bz,
+		.cmdline = b->cmdline, .results = b->results, .share = b->share,
+		.console = b->log, .fifo_dir = b->tmpl, .qlog = b->qlog,
+	};
+
+	if (fb_vm_cmdline(b->cmdline, sizeof(b->cmdline), o->clock, o->icount_shift,
+			  o->append, b->init, why, sizeof(why)) < 0 ||
+	    fb_qemu_argv(&b->qa, &q, why, sizeof(why)) < 0) {
+		fb_err("vm: %s", why);
+		return -1;
 	}
-	if (strpbrk(init, " \t\n\"")) {
-		fb_err("vm: %s: the kernel command line cannot carry a path with blanks",
-		       init);
-		goto out;
-	}
-
-	qa[na++] = QEMU;
-	qa[na++] = "-name";
-	qa[na++] = "foliobench";
-	qa[na++] = "-nodefaults";
-	qa[na++] = "-no-user-config";
-	qa[na++] = "-display";
-	qa[na++] = "none";
-	qa[na++] = "-no-reboot";
-	qa[na++] = "-machine";
-	qa[na++] = "pc";
-	qa[na++] = "-accel";
-	qa[na++] = accel;
-	qa[na++] = "-cpu";
-	qa[na++] = strcmp(accel, "kvm") ? "max" : "host";
-	qa[na++] = "-smp";
-	qa[na++] = smp;
-	qa[na++] = "-m";
-	qa[na++] = o->mem ? o->mem : "2G";
-	qa[na++] = "-kernel";
-	qa[na++] = bz;
-	qa[na++] = "-append";
-	qa[na++] = cmdline;
-	qa[na++] = "-chardev";
-	qa[na++] = ch_con;
-	qa[na++] = "-serial";
-	qa[na++] = "chardev:con";
-	qa[na++] = "-fsdev";
-	qa[na++] = fs_root;
-	qa[na++] = "-device";
-	qa[na++] = "virtio-9p-pci,fsdev=fbroot,mount_tag=fbroot";
-	qa[na++] = "-fsdev";
-	qa[na++] = fs_res;
-	qa[na++] = "-device";
-	qa[na++] = "virtio-9p-pci,fsdev=fbres,mount_tag=fbres";
-	qa[na++] = "-fsdev";
-	qa[na++] = fs_ctl;
-	qa[na++] = "-device";
-	qa[na++] = "virtio-9p-pci,fsdev=fbctl,mount_tag=fbctl";
-	qa[na++] = "-device";
-	qa[na++] = "virtio-serial-pci,id=vser";
-	qa[na++] = "-chardev";
-	qa[na++] = ch_out;
-	qa[na++] = "-device";
-	qa[na++] = "virtserialport,bus=vser.0,nr=1,chardev=fbout,name=fb.out";
-	qa[na++] = "-chardev";
-	qa[na++] = ch_err;
-	qa[na++] = "-device";
-	qa[na++] = "virtserialport,bus=vser.0,nr=2,chardev=fberr,name=fb.err";
-	qa[na++] = "-d";
-	qa[na++] = "cpu_reset";	/* logs "Triple fault" (TCG) */
-	qa[na++] = "-D";
-	qa[na++] = qlog;
-	qa[na] = NULL;
-
 	if (fb_verbose()) {
 		fprintf(stderr, "foliobench: vm: qemu command:");
-		for (int i = 0; i < na; i++)
-			fprintf(stderr, " '%s'", qa[i]);
+		for (int i = 0; i < b->qa.n; i++)
+			fprintf(stderr, " '%s'", b->qa.v[i]);
 		fputc('\n', stderr);
 	}
+	return 0;
+}
+
+static void vm_signals(struct vm_boot *b)
+{
+	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = vm_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigaction(SIGINT, &sa, &b->old_int);
+	sigaction(SIGTERM, &sa, &b->old_term);
+	sigaction(SIGHUP, &sa, &b->old_hup);
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, &old_pipe);
+	sigaction(SIGPIPE, &sa, &b->old_pipe);
 	vm_sig = 0;
+}
 
+static void vm_signals_restore(struct vm_boot *b)
+{
+	sigaction(SIGINT, &b->old_int, NULL);
+	sigaction(SIGTERM, &b->old_term, NULL);
+	sigaction(SIGHUP, &b->old_hup, NULL);
+	sigaction(SIGPIPE, &b->old_pipe, NULL);
+}
+
+/* qemu in a process group of its own that dies with us. */
+static int vm_spawn(struct vm_boot *b)
+{
 	fflush(NULL);
-	t0 = fb_now_ns();
-	pid = fork();
-	if (pid < 0) {
+	b->t0 = fb_now_ns();
+	b->pid = fork();
+	if (b->pid < 0) {
 		fb_err("vm: fork: %s", strerror(errno));
-		goto restore;
+		return -1;
 	}
-	if (pid == 0) {
+	if (b->pid == 0) {
 		int nul = open("/dev/null", O_RDWR);
 
 		setpgid(0, 0);
@@ -669,173 +379,266 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		signal(SIGPIPE, SIG_DFL);
 		dup2(nul, STDIN_FILENO);
 		dup2(nul, STDOUT_FILENO);
-		dup2(qerr[1], STDERR_FILENO);
-		execvp(QEMU, (char *const *)qa);
+		dup2(b->qerr[1], STDERR_FILENO);
+		execvp(QEMU, (char *const *)b->qa.v);
 		dprintf(STDERR_FILENO, "cannot execute %s: %s\n", QEMU, strerror(errno));
 		_exit(127);
 	}
-	setpgid(pid, pid);
-	close(qerr[1]);
-	qerr[1] = -1;
-	if (!o->quiet)
-		fb_info("vm: booting %s (%s, %s CPUs, %s), console log %s", bz,
-			accel, smp, o->mem ? o->mem : "2G", log);
+	setpgid(b->pid, b->pid);
+	close(b->qerr[1]);
+	b->qerr[1] = -1;
+	if (!b->o->quiet)
+		fb_info("vm: booting %s (%s, %s clock, %d CPUs, %s), console log %s", b->bz,
+			b->accel, fb_clock_name(b->o->clock), smp_of(b->o),
+			b->o->mem ? b->o->mem : "2G", b->log);
+	return 0;
+}
 
+static int share_has(const struct vm_boot *b, const char *name)
+{
+	char p[PATH_MAX];
+
+	fb_fmt(p, sizeof(p), "%s/%s", b->share, name);
+	return vmio_exists(p);
+}
+
+/* One look at the guest: 1 to stop polling. */
+static int vm_look(struct vm_boot *b)
+{
+	if (vmio_exited(b->pid)) {
+		b->exited = 1;
+		return 1;
+	}
+	if (!b->ev.started && share_has(b, "started")) {
+		b->ev.started = 1;
+		b->o->boot_s = secs_since(b->t0);
+	}
+	if (!b->rc_at) {
+		if (share_has(b, "rc") || share_has(b, "setup-error"))
+			b->rc_at = fb_now_ns();
+	} else if (secs_since(b->rc_at) > GRACE_S) {
+		b->lingered = 1;
+		return 1;
+	}
+	if (b->kvm_check && strstr(b->rl[2].keep, "KVM internal error")) {
+		b->ev.kvm_err = 1;
+		return 1;
+	}
+	if (vm_sig)
+		return 1;
+	if (secs_since(b->t0) > timeout_of(b->o)) {
+		b->ev.timed_out = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Relays the guest's output until it ends, times out or we are stopped. */
+static void vm_poll(struct vm_boot *b)
+{
 	for (;;) {
 		struct pollfd pf[3];
 		int np = 0, idx[3];
 
 		for (int i = 0; i < 3; i++) {
-			if (rl[i].fd < 0)
+			if (b->rl[i].fd < 0)
 				continue;
-			pf[np].fd = rl[i].fd;
+			pf[np].fd = b->rl[i].fd;
 			pf[np].events = POLLIN;
 			idx[np++] = i;
 		}
 		if (poll(pf, (nfds_t)np, 100) > 0)
 			for (int i = 0; i < np; i++)
 				if (pf[i].revents)
-					relay_read(&rl[idx[i]]);
-		if (exited_nowait(pid)) {
-			exited = 1;
+					vmio_relay_read(&b->rl[idx[i]]);
+		if (vm_look(b))
 			break;
-		}
-		if (!started) {
-			fb_fmt(p, sizeof(p), "%s/started", share);
-			if (file_exists(p)) {
-				started = 1;
-				o->boot_s = secs_since(t0);
-			}
-		}
-		if (!rc_at) {
-			fb_fmt(p, sizeof(p), "%s/rc", share);
-			if (file_exists(p))
-				rc_at = fb_now_ns();
-			fb_fmt(p, sizeof(p), "%s/setup-error", share);
-			if (!rc_at && file_exists(p))
-				rc_at = fb_now_ns();
-		} else if (secs_since(rc_at) > GRACE_S) {
-			lingered = 1;
-			break;
-		}
-		if (kvm_check && rl[2].keep && strstr(rl[2].keep, "KVM internal error")) {
-			kvm_err = 1;
-			break;
-		}
-		if (vm_sig)
-			break;
-		if (secs_since(t0) > (o->timeout > 0 ? o->timeout : 600)) {
-			timed_out = 1;
-			break;
-		}
 	}
-	if (!exited)
-		kill_group(pid, &status);
+}
+
+/* qemu gone (killed if needed), output drained, events filled in. */
+static void vm_collect(struct vm_boot *b)
+{
+	char p[PATH_MAX], buf[64];
+
+	if (!b->exited)
+		vmio_kill_group(b->pid, &b->status);
 	else
-		reap(pid, &status);	/* and stray children, if any */
-	o->total_s = secs_since(t0);
-	/* Drain what the guest wrote before it went away. */
-	close(wfd[0]);
-	close(wfd[1]);
-	wfd[0] = wfd[1] = -1;
+		vmio_reap(b->pid, &b->status);	/* and stray children, if any */
+	b->o->total_s = secs_since(b->t0);
+	for (int i = 0; i < 2; i++) {
+		close(b->wfd[i]);
+		b->wfd[i] = -1;
+	}
 	for (int i = 0; i < 3; i++) {
-		for (int n = 0; rl[i].fd >= 0 && n < 64; n++)
-			relay_read(&rl[i]);
-		if (rl[i].fd >= 0) {
-			close(rl[i].fd);
-			rl[i].fd = -1;
+		for (int n = 0; b->rl[i].fd >= 0 && n < 64; n++)
+			vmio_relay_read(&b->rl[i]);
+		if (b->rl[i].fd >= 0) {
+			close(b->rl[i].fd);
+			b->rl[i].fd = -1;
 		}
 	}
-
-	fb_fmt(p, sizeof(p), "%s/rc", share);
+	fb_fmt(p, sizeof(p), "%s/rc", b->share);
 	if (fb_read_file(p, buf, sizeof(buf)) > 0) {
-		have_rc = 1;
-		rc = atoi(buf);
+		b->ev.have_rc = 1;
+		b->ev.rc = atoi(buf);
 	}
+	b->ev.sig = vm_sig;
+	b->ev.qemu_failed = b->exited &&
+		(!WIFEXITED(b->status) || WEXITSTATUS(b->status));
+	b->ev.setup_error = share_has(b, "setup-error");
+}
 
-	if (vm_sig) {
-		fb_err("vm: interrupted by signal %d, guest killed", (int)vm_sig);
-		ret = FB_VM_INTR;
-	} else if (kvm_err) {
-		vm_fail("qemu: %s", strstr(rl[2].keep, "KVM internal error"));
-		ret = FB_VM_NOSTART;
-	} else if (!started && !have_rc && !timed_out && exited &&
-		   (!WIFEXITED(status) || WEXITSTATUS(status))) {
-		char *e = rl[2].keep ? rl[2].keep : "";
-		size_t el = strlen(e);
+static void show_tail(const struct vm_boot *b, int n)
+{
+	if (!vm_silent)
+		vmio_print_tail(b->log, n);
+}
 
-		while (el && (e[el - 1] == '\n' || e[el - 1] == ' '))
-			e[--el] = '\0';
+static void report_qemu_failure(struct vm_boot *b)
+{
+	char *e = b->rl[2].keep ? b->rl[2].keep : "";
+	size_t el = strlen(e);
+	int st = b->status;
 
-		vm_fail("qemu failed (%s %d)%s%s",
-			WIFEXITED(status) ? "exit" : "signal",
-			WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-			*e ? ": " : "", e);
-		ret = FB_VM_NOSTART;
-	} else if (timed_out) {
+	while (el && (e[el - 1] == '\n' || e[el - 1] == ' '))
+		e[--el] = '\0';
+	vm_fail("qemu failed (%s %d)%s%s", WIFEXITED(st) ? "exit" : "signal",
+		WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), *e ? ": " : "", e);
+}
+
+static void report_nocmd(struct vm_boot *b)
+{
+	char p[PATH_MAX], buf[256];
+
+	fb_fmt(p, sizeof(p), "%s/setup-error", b->share);
+	if (fb_read_file(p, buf, sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		vm_fail("guest setup failed: %s (console log %s)", buf, b->log);
+		return;
+	}
+	vm_fail("guest stopped without running the command (console log %s)", b->log);
+	show_tail(b, 15);
+}
+
+/* One error line (and an excerpt) for the outcome. */
+static void report_outcome(struct vm_boot *b, enum fb_vm_outcome out)
+{
+	switch (out) {
+	case FB_OUT_INTR:
+		fb_err("vm: interrupted by signal %d, guest killed", b->ev.sig);
+		break;
+	case FB_OUT_KVM:
+		vm_fail("qemu: %s", strstr(b->rl[2].keep, "KVM internal error"));
+		break;
+	case FB_OUT_QEMU:
+		report_qemu_failure(b);
+		break;
+	case FB_OUT_TIMEOUT:
 		vm_fail("timeout: guest still running after %ds, qemu killed (console log %s)",
-			o->timeout > 0 ? o->timeout : 600, log);
-		if (!scan_splats(log, o, "splat before the timeout"))
-			print_tail(log, 10);
-		ret = FB_VM_TIMEOUT;
-	} else if (scan_splats(log, o, "panic/oops/warning")) {
-		ret = FB_VM_SPLAT;
-	} else if (have_rc) {
-		ret = rc;
-		if (lingered && !o->quiet)
+			timeout_of(b->o), b->log);
+		if (!scan_splats(b->log, b->o, "splat before the timeout"))
+			show_tail(b, 10);
+		break;
+	case FB_OUT_SPLAT:
+		scan_splats(b->log, b->o, "panic/oops/warning");
+		break;
+	case FB_OUT_RC:
+		if (b->lingered && !b->o->quiet)
 			fb_info("vm: guest did not power off within %ds of the command's end; killed",
 				GRACE_S);
-	} else if (triple_fault(qlog, log)) {
+		break;
+	case FB_OUT_TRIPLE:
+		vmio_triple_fault(b->qlog, b->log, 1);
 		vm_fail("guest kernel triple-faulted (qemu: \"Triple fault\", nothing in the console) %s the command (console log %s)",
-			started ? "while running" : "before running", log);
-		print_tail(log, 12);
-		ret = FB_VM_SPLAT;
-	} else if (started) {
+			b->ev.started ? "while running" : "before running", b->log);
+		show_tail(b, 12);
+		break;
+	case FB_OUT_RESET:
 		vm_fail("guest reset or powered off while the command ran: no exit status, no splat in the console log %s",
-			log);
-		print_tail(log, 15);
-		ret = FB_VM_SPLAT;
-	} else {
-		fb_fmt(p, sizeof(p), "%s/setup-error", share);
-		if (fb_read_file(p, buf, sizeof(buf)) > 0) {
-			buf[strcspn(buf, "\n")] = '\0';
-			vm_fail("guest setup failed: %s (console log %s)", buf, log);
-		} else {
-			vm_fail("guest stopped without running the command (console log %s)",
-				log);
-			print_tail(log, 15);
-		}
-		ret = FB_VM_NOSTART;
+			b->log);
+		show_tail(b, 15);
+		break;
+	case FB_OUT_SETUP:
+	case FB_OUT_NOCMD:
+		report_nocmd(b);
+		break;
 	}
-	if (!o->quiet && !vm_sig && started) {
+}
+
+static int vm_finish(struct vm_boot *b)
+{
+	enum fb_vm_outcome out;
+	int ret;
+
+	b->ev.splat = !b->ev.sig && !b->ev.kvm_err && splat_in_log(b->log, b->o);
+	b->ev.triple_fault = vmio_triple_fault(b->qlog, b->log, 0);
+	out = fb_vm_outcome(&b->ev);
+	ret = fb_vm_exit_code(out, b->ev.rc);
+	report_outcome(b, out);
+	if (!b->o->quiet && !vm_sig && b->ev.started) {
+		char p[PATH_MAX], buf[64];
 		double up = 0;
 
-		fb_fmt(p, sizeof(p), "%s/started", share);
+		fb_fmt(p, sizeof(p), "%s/started", b->share);
 		if (fb_read_file(p, buf, sizeof(buf)) > 0)
 			up = atof(buf);
 		fb_info("vm: exit %d; boot to command %.1fs (guest uptime %.1fs), total %.1fs",
-			ret, o->boot_s, up, o->total_s);
-	} else if (!o->quiet && !vm_sig) {
-		fb_info("vm: exit %d after %.1fs", ret, o->total_s);
+			ret, b->o->boot_s, up, b->o->total_s);
+	} else if (!b->o->quiet && !vm_sig) {
+		fb_info("vm: exit %d after %.1fs", ret, b->o->total_s);
 	}
+	return ret;
+}
 
-restore:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-out:
+static void vm_cleanup(struct vm_boot *b)
+{
 	for (int i = 0; i < 3; i++)
-		if (rl[i].fd >= 0)
-			close(rl[i].fd);
+		if (b->rl[i].fd >= 0)
+			close(b->rl[i].fd);
 	for (int i = 0; i < 2; i++) {
-		if (wfd[i] >= 0)
-			close(wfd[i]);
-		if (qerr[i] >= 0)
-			close(qerr[i]);
+		if (b->wfd[i] >= 0)
+			close(b->wfd[i]);
+		if (b->qerr[i] >= 0)
+			close(b->qerr[i]);
 	}
-	free(rl[2].keep);
-	rm_tree(tmpl);
+	free(b->rl[2].keep);
+	if (b->tmpl[0])
+		vmio_rm_tree(b->tmpl);
+}
+
+/*
+ * One boot with a fixed accel.  kvm_check: this is the KVM probe; stop as
+ * soon as qemu reports a KVM internal error.
+ */
+static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
+		   int kvm_check, char *const argv[])
+{
+	struct vm_boot *b = calloc(1, sizeof(*b));
+	int ret = FB_VM_NOSTART;
+
+	if (!b) {
+		fb_err("vm: out of memory");
+		return FB_VM_NOSTART;
+	}
+	*b = (struct vm_boot){ .o = o, .bz = bz, .accel = accel, .kvm_check = kvm_check,
+			       .rl = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } },
+			       .wfd = { -1, -1 }, .qerr = { -1, -1 }, .pid = -1 };
+	if (vm_paths(b) < 0) {
+		free(b);
+		return FB_VM_NOSTART;
+	}
+	if (vm_share(b, argv) == 0 && vm_argv(b) == 0) {
+		vm_signals(b);
+		if (vm_spawn(b) == 0) {
+			vm_poll(b);
+			vm_collect(b);
+			ret = vm_finish(b);
+		}
+		vm_signals_restore(b);
+	}
+	vm_cleanup(b);
+	free(b);
 	return ret;
 }
 
@@ -978,7 +781,9 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 			fb_err("vm: no kernel given (--kernel)");
 		return FB_VM_NOSTART;
 	}
-	if (!strcmp(accel, "auto")) {
+	if (o->clock == FB_CLOCK_ICOUNT && !strcmp(accel, "auto")) {
+		accel = "tcg";	/* icount exists only where qemu translates */
+	} else if (!strcmp(accel, "auto")) {
 		accel = kvm_usable(o, bz, why, sizeof(why)) ? "kvm" : "tcg";
 		if (fb_stop)
 			return FB_VM_INTR;
@@ -991,130 +796,3 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 	return vm_boot(o, bz, accel, 0, argv);
 }
 
-/* ---- foliobench vm ---- */
-
-static void vm_usage(FILE *f)
-{
-	fprintf(f,
-"usage: foliobench vm --kernel K [options] -- COMMAND [ARG...]\n"
-"\n"
-"Boots kernel K (a bzImage or a directory holding one) under qemu with this\n"
-"machine's root read-only over 9p and runs COMMAND as root in the guest, in\n"
-"the current directory, with its stdout/stderr relayed here.  The results\n"
-"directory is shared read-write at the same path ($RESULTS in the guest);\n"
-"/tmp, /run and /var/tmp are tmpfs.  FB_* variables are passed through.\n"
-"\n"
-"  --kernel K        bzImage or kernel build directory (required)\n"
-"  --smp N           guest CPUs (2)\n"
-"  --mem M           guest memory (2G)\n"
-"  --timeout S       kill the guest after S seconds, boot included (600)\n"
-"  --results DIR     read-write shared directory (./results)\n"
-"  --append ARGS     extra kernel command line\n"
-"  --accel A         auto|kvm|tcg (auto: KVM only if a probe boot works;\n"
-"                    the verdict is cached in $FB_CACHE/kvm-verdict)\n"
-"  --log FILE        console log (DIR/console-<time>-<pid>.log)\n"
-"  --allow REGEX     a console line matching REGEX is not a splat (repeatable)\n"
-"  -v, --verbose     show the qemu command line\n"
-"\n"
-"Exit status: COMMAND's; 125 if the guest kernel panicked, oopsed or printed\n"
-"a WARN/BUG/lockdep splat (an excerpt is printed); 124 if the guest was still\n"
-"running at the timeout; 126 if qemu or the guest setup failed; 130 if\n"
-"interrupted.\n");
-}
-
-int cmd_vm(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "smp", required_argument, NULL, 's' },
-		{ "mem", required_argument, NULL, 'm' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "append", required_argument, NULL, 'a' },
-		{ "accel", required_argument, NULL, 'A' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "allow", required_argument, NULL, 'w' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct fb_vm_opts o = { 0 };
-	uint64_t v;
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			o.kernel = optarg;
-			break;
-		case 's':
-			if (fb_parse_u64(optarg, &v) < 0 || !v || v > 64) {
-				fb_err("vm: --smp wants 1..64, not '%s'", optarg);
-				return 2;
-			}
-			o.smp = (int)v;
-			break;
-		case 'm':
-			o.mem = optarg;
-			break;
-		case 't':
-			if (fb_parse_u64(optarg, &v) < 0 || !v || v > 86400) {
-				fb_err("vm: --timeout wants seconds (1..86400), not '%s'", optarg);
-				return 2;
-			}
-			o.timeout = (int)v;
-			break;
-		case 'r':
-			o.results = optarg;
-			break;
-		case 'a':
-			o.append = optarg;
-			break;
-		case 'A':
-			o.accel = optarg;
-			break;
-		case 'l':
-			o.log = optarg;
-			break;
-		case 'w': {
-			regex_t re;
-
-			if (o.nallow == FB_VM_MAX_ALLOW) {
-				fb_err("vm: at most %d --allow", FB_VM_MAX_ALLOW);
-				return 2;
-			}
-			if (regcomp(&re, optarg, REG_EXTENDED | REG_NOSUB)) {
-				fb_err("vm: --allow '%s' is not a valid regular expression", optarg);
-				return 2;
-			}
-			regfree(&re);
-			o.allow[o.nallow++] = optarg;
-			break;
-		}
-		case 'v':
-			fb_set_verbose(1);
-			break;
-		case 'h':
-			vm_usage(stdout);
-			return 0;
-		default:
-			vm_usage(stderr);
-			return 2;
-		}
-	}
-	if (!o.kernel) {
-		fb_err("vm: --kernel is required (see foliobench vm --help)");
-		return 2;
-	}
-	if (optind >= argc) {
-		fb_err("vm: no command given: foliobench vm --kernel K -- COMMAND...");
-		return 2;
-	}
-	if (o.accel && strcmp(o.accel, "auto") && strcmp(o.accel, "kvm") &&
-	    strcmp(o.accel, "tcg")) {
-		fb_err("vm: --accel must be auto, kvm or tcg, not '%s'", o.accel);
-		return 2;
-	}
-	return fb_vm_run(&o, argv + optind);
-}

@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+#include "guest/qemu.h"
+
+struct argp;
+
 /* Exit codes of fb_vm_run() besides the guest command's own. */
 #define FB_VM_TIMEOUT	124	/* guest still running at the timeout */
 #define FB_VM_SPLAT	125	/* panic/oops/WARN/BUG/lockdep in the guest log */
@@ -18,7 +22,9 @@
 
 struct fb_vm_opts {
 	const char *kernel;	/* bzImage, or a directory holding one */
-	int smp;		/* 0: 2 */
+	int smp;		/* 0: 2, or 1 with FB_CLOCK_ICOUNT */
+	enum fb_clock clock;	/* FB_CLOCK_HOST (0) or FB_CLOCK_ICOUNT */
+	int icount_shift;	/* with FB_CLOCK_ICOUNT */
 	const char *mem;	/* NULL: "2G" */
 	int timeout;		/* seconds, 0: 600 */
 	const char *results;	/* shared rw at the same path; NULL: ./results */
@@ -40,6 +46,15 @@ struct fb_vm_opts {
  * temporary directory survives the call.
  */
 int fb_vm_run(struct fb_vm_opts *o, char *const argv[]);
+
+/*
+ * The guest options shared by `vm` and `ab` (--smp, --mem, --timeout,
+ * --accel, --clock, --icount-shift, --append, --allow, -v): an argp child
+ * whose input is a struct fb_vm_opts (guest_opts.c).
+ */
+extern const struct argp fb_guest_argp;
+/* After parsing: the combination is consistent (icount: tcg, 1 vCPU). 0, or 2 after fb_err. */
+int fb_guest_opts_check(const char *cmd, const struct fb_vm_opts *o);
 
 /* The directory holding the running foliobench binary (the repository). */
 int fb_repo_dir(char *buf, size_t len);

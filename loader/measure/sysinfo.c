@@ -107,6 +107,24 @@ static void cmdline_arm(const char *cmdline, char *out, size_t len)
 	snprintf(out, len, "%.*s", (int)strcspn(p, " \n"), p);
 }
 
+/* foliobench.clock=icount foliobench.icount_shift=N, set by `vm --clock`. */
+static void cmdline_clock(const char *cmdline, struct fb_result *r)
+{
+	const char *p = strstr(cmdline, "foliobench.clock=");
+	char mode[16];
+
+	r->host.clock = FB_CLOCK_HOST;
+	if (!p)
+		return;
+	p += strlen("foliobench.clock=");
+	snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(p, " \n"), p);
+	if (fb_clock_parse(mode, &r->host.clock) < 0)
+		r->host.clock = FB_CLOCK_HOST;
+	p = strstr(cmdline, "foliobench.icount_shift=");
+	if (p)
+		r->host.icount_shift = atoi(p + strlen("foliobench.icount_shift="));
+}
+
 void fb_sysinfo(struct fb_result *r)
 {
 	struct utsname u;
@@ -128,6 +146,7 @@ void fb_sysinfo(struct fb_result *r)
 	cpu_model(r->host.cpu_model, sizeof(r->host.cpu_model));
 	r->host.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	cmdline_arm(r->host.cmdline, r->host.arm, sizeof(r->host.arm));
+	cmdline_clock(r->host.cmdline, r);
 }
 
 void fb_extra_set(struct fb_result *r, const char *key, double val)

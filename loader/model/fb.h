@@ -118,6 +118,29 @@ const char *fb_kind_name(enum fb_kind k);
 const char *fb_probe_status_name(enum fb_probe_status s);
 const char *fb_wl_status_name(enum fb_wl_status s);
 
+/*
+ * How guest time relates to host time.
+ *  FB_CLOCK_HOST    TCG or KVM; guest time follows the host's clock, so
+ *                   per-call times carry the host's load (CV 2% idle, 30%+
+ *                   loaded, measured).
+ *  FB_CLOCK_ICOUNT  single-threaded TCG with -icount shift=N,sleep=off:
+ *                   guest time advances 2^N ns per instruction executed, so
+ *                   a per-call time is an instruction count and does not
+ *                   depend on what else the host does.  One vCPU, no KVM.
+ */
+enum fb_clock { FB_CLOCK_HOST, FB_CLOCK_ICOUNT };
+
+const char *fb_clock_name(enum fb_clock c);
+/* "host" | "icount": 0 and *c set, or -1. */
+int fb_clock_parse(const char *s, enum fb_clock *c);
+/*
+ * 0 if the n results ran under one clock mode (and icount shift), else -1
+ * with a one-line reason naming what (e.g. "baseline vs patched") in err.
+ */
+struct fb_result;
+int fb_results_same_clock(const struct fb_result *const *r, int n, const char *what,
+			  char *err, size_t len);
+
 #define FB_MAX_STATS 2
 struct fb_probe_result {
 	char name[48];
@@ -161,6 +184,9 @@ struct fb_result {
 		char cpu_model[96];
 		int ncpus;
 		char arm[32];		/* from the kernel's cmdline foliobench.arm= */
+		/* foliobench.clock= and foliobench.icount_shift=; "host" if absent */
+		enum fb_clock clock;
+		int icount_shift;
 	} host;
 	int nparams;
 	char params[FB_MAX_PARAMS][64];	/* resolved: "nft.descriptors=10025" */

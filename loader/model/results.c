@@ -135,6 +135,8 @@ static json_object *host_to_json(const struct fb_result *r)
 	put_str(h, "cpu_model", r->host.cpu_model);
 	put_u64(h, "ncpus", (uint64_t)r->host.ncpus);
 	put_str(h, "arm", r->host.arm);
+	put_str(h, "clock", fb_clock_name(r->host.clock));
+	put_u64(h, "icount_shift", (uint64_t)r->host.icount_shift);
 	return h;
 }
 
@@ -412,6 +414,27 @@ static void read_workload(struct rd *rd, json_object *o, struct fb_workload_resu
 
 #define FB_MAX_NCPUS 65536
 
+/* Optional (files before the clock modes are host-clock runs). */
+static void read_clock(struct rd *rd, json_object *h, struct fb_result *r)
+{
+	json_object *v;
+
+	r->host.clock = FB_CLOCK_HOST;
+	if (json_object_object_get_ex(h, "clock", &v) &&
+	    (!json_object_is_type(v, json_type_string) ||
+	     fb_clock_parse(json_object_get_string(v), &r->host.clock) < 0)) {
+		rd_fail(rd, "host: field 'clock' must be \"host\" or \"icount\"");
+		return;
+	}
+	if (json_object_object_get_ex(h, "icount_shift", &v)) {
+		uint64_t s = get_u64(rd, h, "icount_shift", "host");
+
+		if (s > 63)
+			rd_fail(rd, "host: field 'icount_shift' is out of range");
+		r->host.icount_shift = (int)s;
+	}
+}
+
 static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 {
 	json_object *h = get(rd, o, "host", json_type_object, "results");
@@ -431,6 +454,7 @@ static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 		rd_fail(rd, "host: field 'ncpus' is %llu, more than %d", (unsigned long long)ncpus,
 			FB_MAX_NCPUS);
 	r->host.ncpus = (int)ncpus;
+	read_clock(rd, h, r);
 }
 
 /* An array field with at most max entries; returns its length or 0. */

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/* vm_cli.c - `foliobench vm`: options (argp) in front of fb_vm_run(). */
+#include <argp.h>
+#include <errno.h>
+#include <string.h>
+
+#include "guest/vm.h"
+#include "util/cli.h"
+#include "util/util.h"
+
+struct vm_env {
+	struct fb_vm_opts o;
+	int cmd;	/* index of COMMAND in argv, 0 if none */
+};
+
+static const struct argp_option vm_options[] = {
+	{ "kernel", 'k', "K", 0, "bzImage or kernel build directory (required)", 0 },
+	{ "results", 'r', "DIR", 0, "read-write shared directory ($RESULTS in the guest; "
+	  "./results)", 0 },
+	{ "log", 'l', "FILE", 0, "console log (DIR/console-<time>-<pid>.log)", 0 },
+	{ 0 },
+};
+
+static error_t vm_parse(int key, char *arg, struct argp_state *state)
+{
+	struct vm_env *e = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &e->o;
+		break;
+	case 'k':
+		e->o.kernel = arg;
+		break;
+	case 'r':
+		e->o.results = arg;
+		break;
+	case 'l':
+		e->o.log = arg;
+		break;
+	case ARGP_KEY_ARG:
+		/* COMMAND and its arguments: not ours to parse */
+		e->cmd = state->next - 1;
+		state->next = state->argc;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static const struct argp_child vm_children[] = {
+	{ &fb_guest_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
+static const struct argp vm_argp = {
+	vm_options, vm_parse, "--kernel K -- COMMAND [ARG...]",
+	"Boots kernel K under qemu with this machine's root read-only over 9p and runs "
+	"COMMAND as root in the guest, in the current directory, with its stdout/stderr "
+	"relayed here.  The results directory is shared read-write at the same path; "
+	"/tmp, /run and /var/tmp are tmpfs.  FB_* variables are passed through."
+	"\vExit status: COMMAND's; 125 if the guest kernel panicked, oopsed or printed a "
+	"WARN/BUG/lockdep splat (an excerpt is printed); 124 if the guest was still running "
+	"at the timeout; 126 if qemu or the guest setup failed; 130 if interrupted; 2 on "
+	"bad options.",
+	vm_children, NULL, NULL,
+};
+
+int cmd_vm(int argc, char **argv)
+{
+	struct vm_env e = { 0 };
+	int r = fb_argp_parse(&vm_argp, argc, argv, NULL, &e);
+
+	if (r)
+		return r == 1 ? 0 : 2;
+	if (!e.o.kernel) {
+		fb_err("vm: --kernel is required (see foliobench vm --help)");
+		return 2;
+	}
+	if (!e.cmd) {
+		fb_err("vm: no command given: foliobench vm --kernel K -- COMMAND...");
+		return 2;
+	}
+	r = fb_guest_opts_check("vm", &e.o);
+	if (r)
+		return r;
+	return fb_vm_run(&e.o, argv + e.cmd);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * util/cli.h - one way to parse a subcommand's options: glibc's argp, with
+ * help from the option table, errors as one line, and no exit() inside.
+ */
+#ifndef FB_CLI_H
+#define FB_CLI_H
+
+struct argp;
+
+/*
+ * Parses argv (argv[0] = the subcommand's name) with a, input as argp's
+ * input.  --help/-h before any "--" prints the help from the table.  idx
+ * (may be NULL) gets the index of the first argument argp did not take.
+ * Returns 0 to go on, 1 after printing help (exit 0), 2 after an error was
+ * printed (exit 2).
+ */
+int fb_argp_parse(const struct argp *a, int argc, char **argv, int *idx, void *input);
+
+/*
+ * For parsers: an unsigned integer in [min, max], or -1 after one error
+ * line naming the option and the range.
+ */
+int fb_opt_uint(const char *cmd, const char *opt, const char *arg, unsigned long long min,
+		unsigned long long max, unsigned long long *out);
+
+#endif /* FB_CLI_H */

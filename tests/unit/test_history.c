@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_history.c - `foliobench history` and its SQLite store on synthetic
+ * rounds written with fb_result_save() into a temporary directory:
+ * idempotent import, migration from schema 1, bad input (corrupt DB,
+ * truncated DB, foreign SQLite DB, text file: exit 2, one line on stderr,
+ * the file byte for byte untouched), export, and the history gate.  Each
+ * command runs in a child process so a crash fails a check instead of
+ * ending the binary.  Numbers are synthetic: they test the code, not a kernel.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "analysis/history.h"
+#include "tap.h"
+
+static char tmp[128];
+
+/* One round: nft_trans_alloc at mean_ns (+-25%), workload wall, params. */
+static int write_round(const char *path, const char *arm, int idx, double mean_ns,
+		       const char *param)
+{
+	struct fb_result *r = calloc(1, sizeof(*r));
+	struct fb_probe_result *p;
+	int rc;
+
+	if (!r)
+		return -1;
+	r->schema_version = FB_SCHEMA_VERSION;
+	snprintf(r->tool_version, sizeof(r->tool_version), "%s", FB_VERSION);
+	snprintf(r->label, sizeof(r->label), "%s", arm);
+	snprintf(r->started, sizeof(r->started), "2026-11-%02dT%02d:%02d:00Z", 1 + idx / 600,
+		 idx / 60 % 10, idx % 60);
+	snprintf(r->host.build_id, sizeof(r->host.build_id), "b%d", mean_ns > 1100 ? 2 : 1);
+	snprintf(r->host.arm, sizeof(r->host.arm), "%s", arm);
+	if (param)
+		snprintf(r->params[r->nparams++], sizeof(r->params[0]), "%s", param);
+	p = &r->probes[r->nprobes++];
+	snprintf(p->name, sizeof(p->name), "nft_trans_alloc");
+	p->kind = FB_FUNC;
+	p->status = FB_ATTACHED;
+	p->nstats = 1;
+	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "latency");
+	for (int i = 0; i < 200; i++)
+		fb_hist_add(&p->stats[0].h, (uint64_t)(mean_ns * (0.75 + 0.5 * ((i * 37 + idx * 11)
+										% 100) / 100.0)));
+	r->nworkloads = 1;
+	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "nft");
+	r->workloads[0].status = FB_WL_OK;
+	r->workloads[0].wall_ns = 1000000 + (uint64_t)idx * 7 % 13;
+	rc = fb_result_save(r, path);
+	free(r);
+	return rc;
+}
+
+/* Writes rounds [from, to) of arm at mean_ns into dir/arm/. */
+static void write_rounds(const char *dir, const char *arm, int from, int to, double mean_ns)
+{
+	char path[512];
+
+	fb_fmt(path, sizeof(path), "%s/%s", dir, arm);
+	fb_mkdir_p(path);
+	for (int i = from; i < to; i++) {
+		fb_fmt(path, sizeof(path), "%s/%s/round-%d.json", dir, arm, i);
+		if (write_round(path, arm, i, mean_ns, NULL))
+			CHECKF(0, "writing %s", path);
+	}
+}
+
+/* Runs `foliobench history ARGS...` in a child: exit status, stderr line count. */
+static int run(int *lines, const char *a0, ...)
+{
+	char *argv[16] = { "history" }, errf[256], buf[4096];
+	int argc = 1, st;
+	va_list ap;
+	pid_t pid;
+	ssize_t n;
+
+	va_start(ap, a0);
+	for (const char *a = a0; a && argc < 15; a = va_arg(ap, const char *))
+		argv[argc++] = (char *)a;
+	va_end(ap);
+	fb_fmt(errf, sizeof(errf), "%s/stderr", tmp);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int out = open("/dev/null", O_WRONLY);
+		int err = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		dup2(out, 1);
+		dup2(err, 2);
+		_exit(cmd_history(argc, argv));
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	*lines = 0;
+	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	n = fb_read_file(errf, buf, sizeof(buf));
+	for (ssize_t i = 0; i < n; i++)
+		*lines += buf[i] == '\n';
+	return st;
+}
+
+static int count_rounds(const struct fb_hround *r, void *ctx)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* Rounds stored in db, or -1 if it does not open. */
+static int nrounds(const char *db)
+{
+	struct fb_hdb *h;
+	char err[256];
+	int n = 0;
+
+	if (fb_hdb_open(&h, db, 0, err, sizeof(err)))
+		return -1;
+	fb_hdb_rounds(h, count_rounds, &n);
+	fb_hdb_close(h);
+	return n;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	char err[256];
+
+	return fb_hist_read(path, len, err, sizeof(err));
+}
+
+static void test_import(const char *db)
+{
+	char ab[256], copy[256], src[512], dst[512];
+	int rc, l;
+
+	fb_fmt(ab, sizeof(ab), "%s/ab1", tmp);
+	write_rounds(ab, "baseline", 0, 12, 1000);
+	write_rounds(ab, "patched", 0, 12, 1000);
+	fb_fmt(src, sizeof(src), "%s/ab.json", ab);
+	fb_write_file(src, "{\"schema\": \"foliobench-ab\", \"schema_version\": 1}\n");
+	rc = run(&l, "add", "--db", db, ab, NULL);
+	CHECKF(rc == 0 && nrounds(db) == 24, "add an ab directory: 24 rounds (rc %d, %d stored)",
+	       rc, nrounds(db));
+	rc = run(&l, "add", "--db", db, ab, NULL);
+	CHECKF(rc == 0 && nrounds(db) == 24, "adding it again stores nothing new (%d)",
+	       nrounds(db));
+	/* the same round under another path is the same round */
+	fb_fmt(copy, sizeof(copy), "%s/copy", tmp);
+	fb_mkdir_p(copy);
+	fb_fmt(src, sizeof(src), "%s/patched/round-3.json", ab);
+	fb_fmt(dst, sizeof(dst), "%s/elsewhere.json", copy);
+	{
+		size_t len;
+		char *b = slurp(src, &len);
+		FILE *f = fopen(dst, "w");
+
+		if (b && f)
+			fwrite(b, 1, len, f);
+		if (f)
+			fclose(f);
+		free(b);
+	}
+	rc = run(&l, "add", "--db", db, dst, NULL);
+	CHECKF(rc == 0 && nrounds(db) == 24,
+	       "a copy of a stored round elsewhere is not stored again");
+	write_round(dst, "patched", 500, 1000, NULL);	/* another round, same path */
+	rc = run(&l, "add", "--db", db, "--commit", "abc123", dst, NULL);
+	CHECKF(rc == 0 && nrounds(db) == 25, "a new round at a known path is added (%d)",
+	       nrounds(db));
+	fb_write_file(dst, "{\"schema\": \"something-else\"}\n");
+	rc = run(&l, "add", "--db", db, ab, dst, NULL);
+	CHECKF(rc == 2 && l == 1 && nrounds(db) == 25,
+	       "a foreign JSON file: exit 2, one line, nothing added (rc %d, %d lines)", rc, l);
+	rc = run(&l, "add", "--db", db, "/nonexistent/x", NULL);
+	CHECKF(rc == 2 && l == 1, "a missing path: exit 2, one line");
+}
+
+static void test_queries(const char *db)
+{
+	struct fb_hseries *s;
+	struct fb_hdb *h;
+	const char *g[] = { "func:nft_trans_alloc:p50" };
+	char err[256];
+	int n = -1, l;
+
+	if (!fb_hdb_open(&h, db, 0, err, sizeof(err))) {
+		n = fb_hdb_series(h, g, 1, NULL, &s, err, sizeof(err));
+		CHECKF(n == 2 && !strcmp(s[0].arm, "baseline") && s[0].n == 12 && s[1].n == 13 &&
+		       !strcmp(s[0].unit, "ns") && s[0].lower_is_better == 1,
+		       "one p50 series per arm, points by time, unit ns (%d series)", n);
+		for (int i = 1; n == 2 && i < s[1].n; i++)
+			if (strcmp(s[1].p[i - 1].started, s[1].p[i].started) > 0)
+				CHECKF(0, "points in time order");
+		fb_hseries_free(s, n > 0 ? n : 0);
+		fb_hdb_set_last(h, 5);
+		n = fb_hdb_series(h, g, 1, "patched", &s, err, sizeof(err));
+		CHECKF(n == 1 && s[0].n == 5 && !strcmp(s[0].p[4].started, "2026-11-01T08:20:00Z"),
+		       "--last 5 keeps the newest 5 rounds of a series");
+		fb_hseries_free(s, n > 0 ? n : 0);
+		fb_hdb_close(h);
+	}
+	CHECKF(run(&l, "list", "--db", db, NULL) == 0, "list");
+	CHECKF(run(&l, "list", "--series", "--db", db, NULL) == 0, "list --series");
+	CHECKF(run(&l, "show", "--db", db, "func:*:p50", NULL) == 0, "show a glob");
+	CHECKF(run(&l, "show", "--db", db, "func:nope:p50", NULL) == 2 && l == 1,
+	       "show an unknown metric: exit 2, one line");
+	CHECKF(run(&l, "show", "--db", db, NULL) == 2 && l == 1, "show without a metric: exit 2");
+	CHECKF(run(&l, "export", "--db", db, "--format", "csv", NULL) == 0, "export csv");
+	CHECKF(run(&l, "export", "--db", db, "--format", "bmf", NULL) == 0, "export bmf");
+	CHECKF(run(&l, "export", "--db", db, "--format", "xml", NULL) == 2 && l == 1,
+	       "export --format xml: exit 2, one line");
+	CHECKF(run(&l, "list", "--db", db, "--bogus", NULL) == 2 && l == 1,
+	       "a bad option: exit 2, one line");
+	CHECKF(run(&l, "frobnicate", NULL) == 2 && l == 1, "an unknown subcommand: exit 2");
+	CHECKF(run(&l, "--help", NULL) == 0, "--help exits 0");
+}
+
+/* A schema-1 DB as the first version wrote it: one round whose file is still there, one gone. */
+static int make_v1(const char *db, const char *round_file)
+{
+	static const char *const v1[] = {
+		"PRAGMA application_id = 1178749011",	/* FB_HDB_APP_ID */
+		"PRAGMA user_version = 1",
+		"CREATE TABLE rounds(id INTEGER PRIMARY KEY, started TEXT NOT NULL, label TEXT NOT"
+		" NULL, arm TEXT NOT NULL, build_id TEXT NOT NULL, sha256 TEXT NOT NULL,"
+		" source TEXT NOT NULL DEFAULT '', UNIQUE(started, build_id, arm, label, sha256))",
+		"CREATE TABLE samples(round_id INTEGER NOT NULL REFERENCES rounds(id), metric TEXT"
+		" NOT NULL, value REAL NOT NULL, PRIMARY KEY(round_id, metric)) WITHOUT ROWID",
+		"INSERT INTO rounds VALUES(2, '2026-10-01T00:00:00Z', 'old', 'old', 'b0', 'ff',"
+		" '/gone')",
+		"INSERT INTO samples VALUES(2, 'func:nft_trans_alloc:calls', 200)",
+		"INSERT INTO samples VALUES(2, 'func:nft_trans_alloc:p50', 990)",
+		NULL,
+	};
+	struct fb_hround r;
+	char sql[1024], err[256];
+	sqlite3 *h;
+	size_t len;
+	char *buf = slurp(round_file, &len);
+	int rc = 0;
+
+	if (!buf || fb_hdb_ident(buf, len, &r, err, sizeof(err)) ||
+	    sqlite3_open(db, &h) != SQLITE_OK) {
+		free(buf);
+		return -1;
+	}
+	free(buf);
+	for (int i = 0; v1[i] && !rc; i++)
+		rc = sqlite3_exec(h, v1[i], NULL, NULL, NULL);
+	fb_fmt(sql, sizeof(sql), "INSERT INTO rounds VALUES(1, '%s', '%s', '%s', '%s', '%s', '%s');"
+	       "INSERT INTO samples VALUES(1, 'func:nft_trans_alloc:p50', 1000);", r.started,
+	       r.label, r.arm, r.build_id, r.sha256, round_file);
+	if (!rc)
+		rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
+	sqlite3_close(h);
+	return rc ? -1 : 0;
+}
+
+static int get_text(const char *db, const char *sql, char *out, size_t len)
+{
+	sqlite3_stmt *st;
+	sqlite3 *h;
+	int rc = -1;
+
+	out[0] = '\0';
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+			rc = 0;
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return rc;
+}
+
+static void test_migration(void)
+{
+	char db[256], rf[256], v[128], dir[256];
+	int rc, l;
+
+	fb_fmt(dir, sizeof(dir), "%s/mig", tmp);
+	fb_mkdir_p(dir);
+	fb_fmt(rf, sizeof(rf), "%s/round.json", dir);
+	fb_fmt(db, sizeof(db), "%s/v1.db", dir);
+	if (write_round(rf, "patched", 7, 1000, "nft.descriptors=100") || make_v1(db, rf)) {
+		CHECKF(0, "writing a schema-1 DB");
+		return;
+	}
+	rc = run(&l, "list", "--db", db, NULL);
+	get_text(db, "PRAGMA user_version", v, sizeof(v));
+	CHECKF(rc == 0 && !strcmp(v, "2"), "a schema-1 DB is migrated to 2 when opened (rc %d,"
+	       " version %s)", rc, v);
+	get_text(db, "SELECT params FROM rounds WHERE id = 1", v, sizeof(v));
+	CHECKF(!strcmp(v, "nft.descriptors=100"), "migration fills params from the round's file"
+	       " ('%s')", v);
+	get_text(db, "SELECT unit FROM samples WHERE round_id = 1", v, sizeof(v));
+	CHECKF(!strcmp(v, "ns"), "migration fills units from the round's file ('%s')", v);
+	get_text(db, "SELECT group_concat(unit, ',') FROM (SELECT unit FROM samples WHERE"
+		 " round_id = 2 ORDER BY metric)", v, sizeof(v));
+	CHECKF(!strcmp(v, "count,ns"), "units of a round whose file is gone come from the"
+	       " metric names ('%s')", v);
+	get_text(db, "SELECT count(*) FROM rounds WHERE params = '' AND id = 2", v, sizeof(v));
+	CHECKF(!strcmp(v, "1"), "a round whose file is gone keeps empty new columns");
+	rc = run(&l, "add", "--db", db, rf, NULL);
+	CHECKF(rc == 0 && nrounds(db) == 2, "the migrated round keeps its identity: adding its file"
+	       " again stores nothing (%d rounds)", nrounds(db));
+	rc = run(&l, "list", "--db", db, NULL);
+	CHECKF(rc == 0, "a migrated DB opens again");
+}
+
+static int copy_bytes(const char *from, const char *to, size_t keep, size_t at, size_t n, int c)
+{
+	size_t len;
+	char *b = slurp(from, &len);
+	FILE *f = b ? fopen(to, "w") : NULL;
+
+	if (!f) {
+		free(b);
+		return -1;
+	}
+	if (keep > len)
+		keep = len;
+	for (size_t i = at; i < at + n && i < keep; i++)
+		b[i] = (char)c;
+	fwrite(b, 1, keep, f);
+	free(b);
+	return fclose(f);
+}
+
+/* Every command on a bad file: exit 2, one line, the file byte for byte as it was. */
+static void check_refused(const char *what, const char *db, const char *rounds)
+{
+	size_t l0, l1;
+	char *before = slurp(db, &l0), *after, j[300];
+	int rc1, rc2, rc3, n1, n2, n3;
+	struct stat sb;
+
+	rc1 = run(&n1, "list", "--db", db, NULL);
+	rc2 = run(&n2, "add", "--db", db, rounds, NULL);
+	rc3 = run(&n3, "report", "--db", db, "--out", tmp, NULL);
+	after = slurp(db, &l1);
+	fb_fmt(j, sizeof(j), "%s-journal", db);
+	CHECKF(rc1 == 2 && rc2 == 2 && rc3 == 2 && n1 == 1 && n2 == 1 && n3 == 1,
+	       "%s: list, add and report exit 2 with one line (rc %d %d %d)", what, rc1, rc2, rc3);
+	CHECKF(before && after && l0 == l1 && !memcmp(before, after, l0) && stat(j, &sb),
+	       "%s: the file is untouched and no journal is left", what);
+	free(before);
+	free(after);
+}
+
+static void test_bad_files(const char *good)
+{
+	char db[256], rounds[256], sql[64];
+	sqlite3 *h;
+	struct stat sb;
+
+	fb_fmt(rounds, sizeof(rounds), "%s/ab1", tmp);
+	fb_fmt(db, sizeof(db), "%s/bad.db", tmp);
+	stat(good, &sb);
+	copy_bytes(good, db, (size_t)sb.st_size, 4096, 4096, 0xa5);
+	check_refused("a DB with a garbage page", db, rounds);
+	copy_bytes(good, db, (size_t)sb.st_size / 2 + 100, 0, 0, 0);
+	check_refused("a truncated DB", db, rounds);
+	copy_bytes(good, db, (size_t)sb.st_size, 0, 16, 'x');
+	check_refused("a DB with a damaged header", db, rounds);
+	fb_write_file(db, "this is not a database\n");
+	check_refused("a text file", db, rounds);
+	unlink(db);
+	if (sqlite3_open(db, &h) == SQLITE_OK) {
+		sqlite3_exec(h, "CREATE TABLE rounds(x); CREATE TABLE samples(y)", NULL, NULL,
+			     NULL);
+		sqlite3_close(h);
+	}
+	check_refused("another program's SQLite DB", db, rounds);
+	copy_bytes(good, db, (size_t)sb.st_size, 0, 0, 0);
+	fb_fmt(sql, sizeof(sql), "PRAGMA user_version = %d", FB_HDB_VERSION + 1);
+	if (sqlite3_open(db, &h) == SQLITE_OK) {
+		sqlite3_exec(h, sql, NULL, NULL, NULL);
+		sqlite3_close(h);
+	}
+	check_refused("a DB from a newer foliobench", db, rounds);
+}
+
+static void test_gate(void)
+{
+	char db[256], hist[256], ok[256], bad[256], env[256];
+	struct fb_cp_opts o;
+	FILE *devnull = fopen("/dev/null", "w");
+	int rc, l;
+
+	fb_cp_defaults(&o);
+	fb_fmt(db, sizeof(db), "%s/gate.db", tmp);
+	fb_fmt(hist, sizeof(hist), "%s/g-hist", tmp);
+	fb_fmt(ok, sizeof(ok), "%s/g-ok", tmp);
+	fb_fmt(bad, sizeof(bad), "%s/g-bad", tmp);
+	write_rounds(hist, "patched", 0, 30, 1000);
+	write_rounds(ok, "patched", 100, 110, 1000);
+	write_rounds(bad, "patched", 100, 110, 1150);
+	run(&l, "add", "--db", db, hist, NULL);
+	rc = fb_history_gate(db, ok, NULL, NULL, &o, devnull);
+	CHECKF(rc == 0, "history gate: 10 new rounds like the last 30 pass (rc %d)", rc);
+	rc = fb_history_gate(db, bad, NULL, NULL, &o, devnull);
+	CHECKF(rc == 1, "history gate: 10 new rounds 15%% slower fail (rc %d)", rc);
+	run(&l, "add", "--db", db, bad, NULL);
+	rc = fb_history_gate(db, bad, NULL, NULL, &o, devnull);
+	CHECKF(rc == 1, "history gate: still fails once those rounds are stored (rc %d)", rc);
+	/* the host slows both arms: a step in the reference arm too is no regression */
+	fb_fmt(env, sizeof(env), "%s/g-env", tmp);
+	fb_fmt(db, sizeof(db), "%s/gate-env.db", tmp);
+	write_rounds(hist, "baseline", 0, 30, 1000);
+	run(&l, "add", "--db", db, hist, NULL);
+	write_rounds(env, "patched", 200, 210, 1150);
+	write_rounds(env, "baseline", 200, 210, 1150);
+	rc = fb_history_gate(db, env, NULL, NULL, &o, devnull);
+	CHECKF(rc == 0, "history gate: a step both arms take is the host's: pass (rc %d)", rc);
+	rc = fb_history_gate(db, env, NULL, "", &o, devnull);
+	CHECKF(rc == 1, "history gate: the same step without a reference arm fails (rc %d)", rc);
+	write_rounds(env, "baseline", 200, 210, 1000);
+	rc = fb_history_gate(db, env, NULL, NULL, &o, devnull);
+	CHECKF(rc == 1, "history gate: a step only the tested arm takes fails (rc %d)", rc);
+	rc = run(&l, "gate", "--db", db, "--arm", "nope", ok, NULL);
+	CHECKF(rc == 2 && l == 1, "history gate on a missing arm: exit 2, one line (rc %d)", rc);
+	if (devnull)
+		fclose(devnull);
+}
+
+int main(void)
+{
+	char db[256], cmd[300];
+
+	snprintf(tmp, sizeof(tmp), "/tmp/fb-test-history.XXXXXX");
+	if (!mkdtemp(tmp)) {
+		CHECKF(0, "mkdtemp");
+		return tap_done();
+	}
+	fb_fmt(db, sizeof(db), "%s/h.db", tmp);
+	test_import(db);
+	test_queries(db);
+	test_migration();
+	test_bad_files(db);
+	test_gate();
+	fb_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	if (system(cmd))
+		printf("# could not remove %s\n", tmp);
+	return tap_done();
+}
