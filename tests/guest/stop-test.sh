@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# tests/guest/stop-test.sh KERNEL_DIR - tests/stop-test.sh on the sysfs
+# workload inside a guest (netdevsim: the host kernel has none): SIGTERM,
+# SIGHUP, SIGINT, SIGKILL of the parent and `timeout 5` while netdevsim
+# devices are being registered; none may be left.  Call from run.sh with
+# the baseline perf kernel.
+set -uo pipefail
+cd "${FB_REPO:-$(dirname "$0")/../..}"
+k=${1:?usage: stop-test.sh KERNEL_DIR}
+log=$(mktemp /tmp/fb-stop-guest.XXXXXX)
+trap 'rm -f "$log"' EXIT
+./foliobench vm --smp 1 --kernel "$k" --timeout 900 --log "$log" -- \
+	env STOP_AFTER=3 STOP_WAIT=${STOP_WAIT:-10} bash tests/stop-test.sh sysfs 2>&1 |
+	grep -E '^(not )?ok|^#' || echo "not ok - guest stop-test ran (console: $log)"
