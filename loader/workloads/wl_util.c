@@ -106,9 +106,10 @@ static int write_all(int fd, const void *buf, size_t len)
 /*
  * Reads up to len bytes; returns how many arrived before EOF.  Polls so
  * that a stop request seen by the parent (even under SA_RESTART) is
- * forwarded to the child once.
+ * forwarded to the child once, and the child is killed if it has not
+ * reported WL_STOP_GRACE_NS later (a libnftables batch cannot be stopped).
  */
-static size_t read_all(int fd, void *buf, size_t len, pid_t child)
+static size_t read_all(int fd, void *buf, size_t len, pid_t child, const char *wl)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	uint64_t forwarded = 0;
@@ -124,8 +125,8 @@ static size_t read_all(int fd, void *buf, size_t len, pid_t child)
 			forwarded = fb_now_ns();
 		}
 		if (forwarded && !killed && fb_now_ns() - forwarded > WL_STOP_GRACE_NS) {
-			fb_err("child did not stop within %llu s of the stop request; killing it",
-			       WL_STOP_GRACE_NS / 1000000000ull);
+			fb_err("%s: worker did not stop within %llu s of the stop request; killing it",
+			       wl, WL_STOP_GRACE_NS / 1000000000ull);
 			kill(child, SIGKILL);
 			killed = 1;
 		}
@@ -190,7 +191,7 @@ int wl_run_child(const char *wl, unsigned int flags, wl_child_fn fn,
 	}
 	close(pfd[1]);
 	memset(&rep, 0, sizeof(rep));
-	got = read_all(pfd[0], &rep, sizeof(rep), pid);
+	got = read_all(pfd[0], &rep, sizeof(rep), pid, wl);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
