@@ -37,6 +37,7 @@ t "run --workload nft exits 0" test "$rc" = 0
 t "results JSON has schema v1" test "$(jq -r '.schema + ":" + (.schema_version|tostring)' "$tmp/r.json")" = "foliobench-results:1"
 after=$(snapshot)
 t "no netns, nft table, netdevsim device, pinned BPF or program left behind" test "$before" = "$after"
+[ "$before" = "$after" ] || diff <(echo "$before") <(echo "$after") | sed 's/^/#   /' 
 
 # every probe is either attached or says why not
 bad=$(jq -r '.probes[] | select(.status != "attached" and (.reason | length) == 0) | .name' "$tmp/r.json")
