@@ -96,6 +96,7 @@ T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
 T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o \
 			   $(O)/analysis/stats.o $(O)/util/util.o
 T_DEPS_test_history := $(T_DEPS_test_compare)
+T_DEPS_test_rounds := $(O)/model/rounds.o $(T_MODEL)
 T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(T_WL) $(T_MODEL)
 
 .SECONDEXPANSION:

@@ -127,13 +127,17 @@ static const struct fb_param_def nft_params[] = {
 	{}
 };
 
+/* sysfs and lockdep drive the same netdevsim devices (wl_nsim_cfg()) */
+#define NSIM_PARAMS(devices, ports, first_id, devices_help)				\
+	{ "devices", FB_PARAM_U64, devices, 1, 5000, "devices", devices_help },		\
+	{ "threads", FB_PARAM_U64, 2, 1, 16, "threads",					\
+	  "threads writing new_device/del_device" },					\
+	{ "ports", FB_PARAM_U64, ports, 0, 8, "ports", "ports (netdevs) per device" },	\
+	{ "first_id", FB_PARAM_U64, first_id, 0, FB_ID_MAX, "id",			\
+	  "first netdevsim id; the range must be free" }
+
 static const struct fb_param_def sysfs_params[] = {
-	{ "devices", FB_PARAM_U64, 200, 1, 5000, "devices",
-	  "netdevsim devices registered, then removed" },
-	{ "threads", FB_PARAM_U64, 2, 1, 16, "threads", "threads writing new_device/del_device" },
-	{ "ports", FB_PARAM_U64, 1, 0, 8, "ports", "ports (netdevs) per device" },
-	{ "first_id", FB_PARAM_U64, 4200, 0, FB_ID_MAX, "id",
-	  "first netdevsim id; the range must be free" },
+	NSIM_PARAMS(200, 1, 4200, "netdevsim devices registered, then removed"),
 	{}
 };
 
@@ -158,13 +162,9 @@ static const struct fb_param_def mapbatch_params[] = {
 };
 
 static const struct fb_param_def lockdep_params[] = {
-	{ "devices", FB_PARAM_U64, 1000, 1, 5000, "devices",
-	  "netdevsim devices alive at once (lockdep's list entries fill near 925)" },
-	{ "ports", FB_PARAM_U64, 0, 0, 8, "ports", "ports (netdevs) per device" },
+	NSIM_PARAMS(1000, 0, 5200,
+		    "netdevsim devices alive at once (lockdep's list entries fill near 925)"),
 	{ "iterations", FB_PARAM_U64, 1, 1, 100, "iterations", "create-all/remove-all cycles" },
-	{ "threads", FB_PARAM_U64, 2, 1, 16, "threads", "threads writing new_device/del_device" },
-	{ "first_id", FB_PARAM_U64, 5200, 0, FB_ID_MAX, "id",
-	  "first netdevsim id; the range must be free" },
 	{}
 };
 

@@ -292,12 +292,12 @@ int cmd_run(int argc, char **argv)
 
 	if (parse_run(argc, argv, &o) < 0)
 		return 2;
-	if (!o.out)
-		o.out = default_out(outbuf, sizeof(outbuf));
 	if (geteuid() != 0) {
 		fb_err("run: must be run as root (it loads BPF programs): sudo ./foliobench run");
 		return 1;
 	}
+	if (!o.out)
+		o.out = default_out(outbuf, sizeof(outbuf));
 	if (check_out(o.out))
 		return 2;
 	r = calloc(1, sizeof(*r));

@@ -412,6 +412,8 @@ static void read_workload(struct rd *rd, json_object *o, struct fb_workload_resu
 	}
 }
 
+#define FB_MAX_NCPUS 65536
+
 /* Optional (files before the clock modes are host-clock runs). */
 static void read_clock(struct rd *rd, json_object *h, struct fb_result *r)
 {
@@ -432,8 +434,6 @@ static void read_clock(struct rd *rd, json_object *h, struct fb_result *r)
 		r->host.icount_shift = (int)s;
 	}
 }
-
-#define FB_MAX_NCPUS 65536
 
 static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 {

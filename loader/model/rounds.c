@@ -251,7 +251,8 @@ static int use_cands(struct scan *sc)
 {
 	int ret = 0;
 
-	qsort(sc->cand, (size_t)sc->ncand, sizeof(*sc->cand), cand_cmp);
+	if (sc->ncand)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(sc->cand, (size_t)sc->ncand, sizeof(*sc->cand), cand_cmp);
 	for (int i = 0; i < sc->ncand && !ret; i++) {
 		const struct cand *c = &sc->cand[i];
 		int k = 0;
@@ -265,7 +266,7 @@ static int use_cands(struct scan *sc)
 			ret = add_round(sc, c->path);
 	}
 	use_cands_free(sc);
-	if (!ret)
+	if (!ret && sc->rs->n)
 		qsort(sc->rs->v, (size_t)sc->rs->n, sizeof(*sc->rs->v), round_cmp);
 	return ret;
 }

@@ -50,7 +50,8 @@
 #define LOCKDEP_STATS "/proc/lockdep_stats"
 
 struct ld_cfg {
-	unsigned int devices, ports, iterations, threads, first_id;
+	struct wl_nsim_cfg ns;
+	unsigned int iterations;
 };
 
 struct ld_stats {
@@ -82,12 +83,8 @@ static int read_stats(struct ld_stats *st)
 
 static int ld_cfg(const struct fb_params *p, struct ld_cfg *c, char *why, size_t len)
 {
-	c->devices = (unsigned int)fb_param_u64(p, WL, "devices");
-	c->ports = (unsigned int)fb_param_u64(p, WL, "ports");
 	c->iterations = (unsigned int)fb_param_u64(p, WL, "iterations");
-	c->threads = (unsigned int)fb_param_u64(p, WL, "threads");
-	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id");
-	return wl_nsim_limit(c->devices, c->ports, why, len);
+	return wl_nsim_cfg(p, WL, &c->ns, why, len);
 }
 
 int wl_lockdep_check(const struct fb_params *p, char *why, size_t len)
@@ -95,18 +92,6 @@ int wl_lockdep_check(const struct fb_params *p, char *why, size_t len)
 	struct ld_cfg c;
 
 	return ld_cfg(p, &c, why, len);
-}
-
-static int ld_free_ids(const struct ld_cfg *c)
-{
-	for (unsigned int i = 0; i < c->devices; i++) {
-		if (wl_nsim_exists(c->first_id + i)) {
-			fb_err(WL ": netdevsim%u already exists (pick another lockdep.first_id)",
-			       c->first_id + i);
-			return -1;
-		}
-	}
-	return 0;
 }
 
 static void note_peak(struct fb_counts *ops, const char *name, uint64_t v)
@@ -125,8 +110,8 @@ static int iteration(const struct ld_cfg *c, unsigned char *state,
 	unsigned int n;
 	int err, err2, saved;
 
-	n = wl_nsim_parallel(WL, c->first_id, c->devices, c->ports,
-			     c->threads, 1, state, &err);
+	n = wl_nsim_parallel(WL, c->ns.first_id, c->ns.devices, c->ns.ports,
+			     c->ns.threads, 1, state, &err);
 	fb_count_add(ops, "devices", n);
 	if (!err && !read_stats(&st)) {
 		note_peak(ops, "lockdep_deps_peak", st.deps);
@@ -135,8 +120,8 @@ static int iteration(const struct ld_cfg *c, unsigned char *state,
 	}
 	saved = fb_stop;
 	fb_stop = 0;	/* removal must finish even after Ctrl-C */
-	n = wl_nsim_parallel(WL, c->first_id, c->devices, c->ports,
-			     c->threads, 0, state, &err2);
+	n = wl_nsim_parallel(WL, c->ns.first_id, c->ns.devices, c->ns.ports,
+			     c->ns.threads, 0, state, &err2);
 	fb_stop = fb_stop || saved;
 	fb_count_add(ops, "devices_removed", n);
 	return err || err2 ? -1 : 0;
@@ -161,7 +146,7 @@ static int lockdep_child(const struct fb_params *p, struct fb_counts *ops,
 	fb_count_set(ops, "lockdep_chain_hlocks_before", before.hlocks);
 	fb_count_set(ops, "lockdep_chain_hlocks_max", before.hlocks_max);
 	fb_count_set(ops, "iterations", 0);
-	state = calloc(c->devices, 1);
+	state = calloc(c->ns.devices, 1);
 	if (!state) {
 		fb_err(WL ": out of memory");
 		return -1;
@@ -206,7 +191,7 @@ int wl_lockdep_run(const struct fb_params *p, struct fb_counts *ops)
 		fb_err(WL ": %s", why);
 		return -1;
 	}
-	if (ld_free_ids(&c))
+	if (wl_nsim_free_ids(WL, &c.ns))
 		return -1;
-	return wl_run_nsim_child(WL, lockdep_child, p, &c, ops, c.first_id, c.devices);
+	return wl_run_nsim_child(WL, lockdep_child, p, &c, ops, c.ns.first_id, c.ns.devices);
 }

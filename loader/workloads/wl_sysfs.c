@@ -32,25 +32,11 @@
 #define WL "sysfs"
 #define NETDEV_WAIT_MS 30000
 
-struct sysfs_cfg {
-	unsigned int devices, threads, ports, first_id;
-};
-
-/* Ranges are the catalogue's; this is what they cannot say. */
-static int sysfs_cfg(const struct fb_params *p, struct sysfs_cfg *c, char *why, size_t len)
-{
-	c->devices = (unsigned int)fb_param_u64(p, WL, "devices");
-	c->threads = (unsigned int)fb_param_u64(p, WL, "threads");
-	c->ports = (unsigned int)fb_param_u64(p, WL, "ports");
-	c->first_id = (unsigned int)fb_param_u64(p, WL, "first_id");
-	return wl_nsim_limit(c->devices, c->ports, why, len);
-}
-
 int wl_sysfs_check(const struct fb_params *p, char *why, size_t len)
 {
-	struct sysfs_cfg c;
+	struct wl_nsim_cfg c;
 
-	return sysfs_cfg(p, &c, why, len);
+	return wl_nsim_cfg(p, WL, &c, why, len);
 }
 
 /* Class glue directories under one device: subdirs named like a class. */
@@ -103,19 +89,7 @@ static int wait_netdevs(unsigned int want)
 	}
 }
 
-static int check_free_ids(const struct sysfs_cfg *c)
-{
-	for (unsigned int i = 0; i < c->devices; i++) {
-		if (wl_nsim_exists(c->first_id + i)) {
-			fb_err(WL ": netdevsim%u already exists (pick another sysfs.first_id)",
-			       c->first_id + i);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int create_phase(const struct sysfs_cfg *c, unsigned char *state,
+static int create_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 			struct fb_counts *ops)
 {
 	unsigned int made, glue = 0;
@@ -147,7 +121,7 @@ static int create_phase(const struct sysfs_cfg *c, unsigned char *state,
 	return 0;
 }
 
-static int remove_phase(const struct sysfs_cfg *c, unsigned char *state,
+static int remove_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 			struct fb_counts *ops)
 {
 	uint64_t t0 = fb_now_ns();
@@ -167,7 +141,7 @@ static int remove_phase(const struct sysfs_cfg *c, unsigned char *state,
 static int sysfs_child(const struct fb_params *p, struct fb_counts *ops,
 		       void *arg)
 {
-	const struct sysfs_cfg *c = arg;
+	const struct wl_nsim_cfg *c = arg;
 	unsigned char *state;
 	int ret, ret2;
 
@@ -199,14 +173,14 @@ int wl_sysfs_avail(char *why, size_t len)
 
 int wl_sysfs_run(const struct fb_params *p, struct fb_counts *ops)
 {
-	struct sysfs_cfg c;
+	struct wl_nsim_cfg c;
 	char why[160];
 
-	if (sysfs_cfg(p, &c, why, sizeof(why))) {
+	if (wl_nsim_cfg(p, WL, &c, why, sizeof(why))) {
 		fb_err(WL ": %s", why);
 		return -1;
 	}
-	if (check_free_ids(&c))
+	if (wl_nsim_free_ids(WL, &c))
 		return -1;
 	return wl_run_nsim_child(WL, sysfs_child, p, &c, ops, c.first_id, c.devices);
 }

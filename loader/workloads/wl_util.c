@@ -106,9 +106,10 @@ static int write_all(int fd, const void *buf, size_t len)
 /*
  * Reads up to len bytes; returns how many arrived before EOF.  Polls so
  * that a stop request seen by the parent (even under SA_RESTART) is
- * forwarded to the child once.
+ * forwarded to the child once, and the child is killed if it has not
+ * reported WL_STOP_GRACE_NS later (a libnftables batch cannot be stopped).
  */
-static size_t read_all(int fd, void *buf, size_t len, pid_t child)
+static size_t read_all(int fd, void *buf, size_t len, pid_t child, const char *wl)
 {
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	uint64_t forwarded = 0;
@@ -124,8 +125,8 @@ static size_t read_all(int fd, void *buf, size_t len, pid_t child)
 			forwarded = fb_now_ns();
 		}
 		if (forwarded && !killed && fb_now_ns() - forwarded > WL_STOP_GRACE_NS) {
-			fb_err("child did not stop within %llu s of the stop request; killing it",
-			       WL_STOP_GRACE_NS / 1000000000ull);
+			fb_err("%s: worker did not stop within %llu s of the stop request; killing it",
+			       wl, WL_STOP_GRACE_NS / 1000000000ull);
 			kill(child, SIGKILL);
 			killed = 1;
 		}
@@ -190,7 +191,7 @@ int wl_run_child(const char *wl, unsigned int flags, wl_child_fn fn,
 	}
 	close(pfd[1]);
 	memset(&rep, 0, sizeof(rep));
-	got = read_all(pfd[0], &rep, sizeof(rep), pid);
+	got = read_all(pfd[0], &rep, sizeof(rep), pid, wl);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -330,15 +331,33 @@ uint64_t wl_parse_stat_max(const char *text, const char *key)
 
 /* ---- netdevsim ---- */
 
-int wl_nsim_limit(unsigned int devices, unsigned int ports, char *why, size_t len)
+int wl_nsim_cfg(const struct fb_params *p, const char *wl, struct wl_nsim_cfg *c, char *why,
+		size_t len)
 {
-	uint64_t n = (uint64_t)devices * (ports ? ports : 1);
+	uint64_t n;
 
+	c->devices = (unsigned int)fb_param_u64(p, wl, "devices");
+	c->threads = (unsigned int)fb_param_u64(p, wl, "threads");
+	c->ports = (unsigned int)fb_param_u64(p, wl, "ports");
+	c->first_id = (unsigned int)fb_param_u64(p, wl, "first_id");
+	n = (uint64_t)c->devices * (c->ports ? c->ports : 1);
 	if (n <= WL_MAX_NETDEVS)
 		return 0;
 	snprintf(why, len, "devices x ports = %llu netdevs at once; at most %d",
 		 WL_U64(n), WL_MAX_NETDEVS);
 	return -1;
+}
+
+int wl_nsim_free_ids(const char *wl, const struct wl_nsim_cfg *c)
+{
+	for (unsigned int i = 0; i < c->devices; i++) {
+		if (wl_nsim_exists(c->first_id + i)) {
+			fb_err("%s: netdevsim%u already exists (pick another %s.first_id)", wl,
+			       c->first_id + i, wl);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int wl_nsim_new(unsigned int id, unsigned int ports)

@@ -72,8 +72,19 @@ uint64_t wl_parse_stat_max(const char *text, const char *key);
 /* devices x max(ports, 1) at once: keeps a 2 GiB guest out of the OOM killer */
 #define WL_MAX_NETDEVS	20000
 
-/* devices x max(ports, 1) within WL_MAX_NETDEVS: 0, or -1 with why. */
-int wl_nsim_limit(unsigned int devices, unsigned int ports, char *why, size_t len);
+/* The netdevsim parameters the sysfs and lockdep workloads share. */
+struct wl_nsim_cfg {
+	unsigned int devices, threads, ports, first_id;
+};
+
+/*
+ * Reads wl.devices, wl.threads, wl.ports and wl.first_id; 0, or -1 with
+ * one line in why if devices x max(ports, 1) exceeds WL_MAX_NETDEVS.
+ */
+int wl_nsim_cfg(const struct fb_params *p, const char *wl, struct wl_nsim_cfg *c, char *why,
+		size_t len);
+/* 0 if no device of the range exists yet, else -1 with one fb_err() line. */
+int wl_nsim_free_ids(const char *wl, const struct wl_nsim_cfg *c);
 /* new_device "id ports 1": 0 or -errno. */
 int wl_nsim_new(unsigned int id, unsigned int ports);
 /* del_device "id": 0 or -errno. */

@@ -4,7 +4,8 @@
  *
  * fb_result_parse() must, for any bytes, either return a result whose
  * counts are within the struct's bounds, or NULL with a one-line reason;
- * never crash, leak, read out of bounds or hit undefined behaviour
+ * never crash, leak, read out of bounds or hit undefined behaviour, never
+ * accept a non-finite number or buckets summing past their count
  * (built with -fsanitize=fuzzer,address,undefined by tests/fuzz/run.sh).
  * The input is passed exactly as given, without a terminating NUL: the
  * API takes a length.
@@ -12,6 +13,7 @@
  * FB_FUZZ_EXPECT_VALID=1 makes every input that does not parse a crash;
  * run.sh uses it once over its seed corpus to check the seeds are valid.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,11 +41,23 @@ static void use(const struct fb_result *r)
 		if (fb_result_probe(r, p->name) == NULL)
 			__builtin_trap();
 		for (int k = 0; k < p->nstats; k++) {
+			const struct fb_hist *h = &p->stats[k].h;
+			uint64_t total = 0;
+
+			/* accepted buckets never sum past count, nor overflow */
+			for (unsigned int b = 0; b < FB_NBUCKETS; b++)
+				if (__builtin_add_overflow(total, h->buckets[b], &total))
+					__builtin_trap();
+			if (total > h->count)
+				__builtin_trap();
 			sink += fb_hist_percentile(&p->stats[k].h, 50);
 			sink += fb_hist_percentile(&p->stats[k].h, 99);
 			sink += fb_hist_mean(&p->stats[k].h);
 		}
 	}
+	for (int i = 0; i < r->nextra; i++)	/* NaN/Infinity never accepted */
+		if (!isfinite(r->extra[i].val))
+			__builtin_trap();
 	for (int i = 0; i < r->nworkloads; i++) {
 		if (r->workloads[i].ops.n < 0 || r->workloads[i].ops.n > FB_MAX_COUNTS)
 			__builtin_trap();

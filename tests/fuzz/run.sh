@@ -2,7 +2,9 @@
 # tests/fuzz/run.sh [SECONDS] - build the fuzzers (libFuzzer + ASan + UBSan,
 # clang) and run them for a bounded time on a seed corpus generated here:
 # the results reader (fuzz_results.c) for SECONDS (default 60, or
-# $FUZZ_SECONDS), then the comparison model (fuzz_compare.c) for half that.
+# $FUZZ_SECONDS), then the comparison model (fuzz_compare.c) and the arm
+# directory loader (fuzz_rounds.c: FIFOs, sockets, symlinks, hard links,
+# copies built on disk) for half that each.
 # Prints `ok - fuzz ...` or `not ok - fuzz ...` per target; exits non-zero
 # on a crash, leak, UB or build failure.
 # Needs clang and its fuzzer runtime (Debian: clang, libclang-rt-14-dev).
@@ -13,8 +15,8 @@ out=build/fuzz
 CLANG=${CLANG:-clang}
 name="fuzz fb_result_parse"
 
-rm -rf "$out/seeds" "$out/seeds-compare" "$out/artifacts"
-mkdir -p "$out/corpus" "$out/seeds" "$out/artifacts"
+rm -rf "$out/seeds" "$out/seeds-bad" "$out/seeds-compare" "$out/seeds-rounds" "$out/artifacts"
+mkdir -p "$out/corpus" "$out/seeds" "$out/seeds-bad" "$out/artifacts"
 
 cc=("$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
@@ -24,7 +26,9 @@ if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_results" 2>"$out/build.log" ||
    ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/model.c loader/analysis/render.c \
 		loader/analysis/gatemodel.c loader/analysis/stats.c "${lib[@]}" \
-	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log"; then
+	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log" ||
+   ! "${cc[@]}" tests/fuzz/fuzz_rounds.c loader/model/rounds.c "${lib[@]}" -ljson-c -lm \
+	-o "$out/fuzz_rounds" 2>>"$out/build.log"; then
 	echo "not ok - $name: build failed (clang + libclang-rt-14-dev installed?); see $out/build.log"
 	head -5 "$out/build.log" | sed 's/^/# /'
 	exit 1
@@ -101,11 +105,23 @@ cat > "$out/results.dict" <<'EOF2'
 "9223372036854775808"
 "\"\\u0000\""
 "NaN"
+"Infinity"
+"-Infinity"
+"1e999"
+"18446744073709551616"
+"-9223372036854775809"
 EOF2
+
+# numbers json-c accepts and the reader must refuse: a starting point for them
+for v in NaN Infinity -Infinity 1e999 -99999999999999999999; do
+	sed "s/\"ratio\": 0.5/\"ratio\": $v/" "$out/seeds/full.json" >"$out/seeds-bad/extra-$v.json"
+done
+sed 's/\[65536, 21\]/[65536, -21]/' "$out/seeds/full.json" >"$out/seeds-bad/negative-bucket.json"
+sed 's/"sum": 11366530/"sum": 18446744073709551616/' "$out/seeds/full.json" >"$out/seeds-bad/beyond-2-64.json"
 
 "$out/fuzz_results" -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$out/artifacts/" -dict="$out/results.dict" -print_final_stats=1 \
-	"$out/corpus" "$out/seeds" >"$out/fuzz.log" 2>&1
+	"$out/corpus" "$out/seeds" "$out/seeds-bad" >"$out/fuzz.log" 2>&1
 rc=$?
 report() {	# name log rc secs
 	local execs
@@ -135,4 +151,18 @@ sed 's/"count": 10025/"count": 0/; s/"sum": 11366530/"sum": 18446744073709551615
 	-artifact_prefix="$out/artifacts/" -dict="$out/results.dict" -print_final_stats=1 \
 	"$out/corpus-compare" "$out/seeds-compare" >"$out/fuzz-compare.log" 2>&1
 report "fuzz compare model" "$out/fuzz-compare.log" $? "$csecs" || exit 1
+
+# arm directories built from a recipe (see fuzz_rounds.c: 3 bytes a step,
+# op % 10: 0-1 round, 2 round with an odd extra value, 3 FIFO, 4 symlink to
+# a name or ".", 5 hard link, 6 directory, 7 dangling or ".." symlink,
+# 8 socket, 9 raw bytes)
+mkdir -p "$out/corpus-rounds" "$out/seeds-rounds"
+printf '\000\000\001\000\001\002\004\005\001\005\004\000\003\007\000' >"$out/seeds-rounds/fifo"
+printf '\000\000\001\000\001\002\004\005\001\005\004\000\000\002\001\007\012\000\006\007\000' \
+	>"$out/seeds-rounds/dups"
+printf '\000\000\001\007\005\002\002\001\003\004\006\001\010\002\000\011\011\000{"schema"' >"$out/seeds-rounds/odd"
+"$out/fuzz_rounds" -max_total_time="$csecs" -max_len=512 -timeout=10 -rss_limit_mb=2048 \
+	-artifact_prefix="$out/artifacts/" -print_final_stats=1 \
+	"$out/corpus-rounds" "$out/seeds-rounds" >"$out/fuzz-rounds.log" 2>&1
+report "fuzz arm directories (FIFOs, symlinks, links, copies)" "$out/fuzz-rounds.log" $? "$csecs" || exit 1
 exit 0
