@@ -18,7 +18,7 @@
 # program on a busy lock function oopsed TCG guests.  They run first, alone,
 # on the same workload in the same guest; the script then runs with them
 # left out, and the counts must agree: equal, or the script's at most
-# 1% + 2 higher (its window is wider: see run_case).
+# 3% + 2 higher (its window is wider: see run_case).
 #
 # Verdicts per script:
 #   ok      counts equal
@@ -325,13 +325,16 @@ run_case() {
 			compared=$((compared + 1))
 			if [ "$bc" = "$fc" ]; then
 				say "$p: bpftrace $bc = foliobench $fc (lock row, run just before)"
-			elif [ "$bc" -ge "$fc" ] && [ $((bc - fc)) -le $((fc / 100 + 2)) ]; then
-				# two runs, two windows: the script is attached before
-				# and after its run (setup, the teardown tail of the
-				# earlier run); measured on baseline perf, 16 devices:
-				# gdp_mutex 36 vs 34, kernfs_idr_lock 3152 vs 3125,
-				# kernfs_rwsem equal.  More than 1% + 2 fails.
-				say "$p: bpftrace $bc >= foliobench $fc (lock row, run just before; within 1% + 2)"
+			elif [ "$bc" -ge "$fc" ] && [ $((bc - fc)) -le $((fc * 3 / 100 + 2)) ]; then
+				# two runs, two windows: foliobench's ends when the
+				# workload returns, the script's after it and a settle,
+				# so it also sees the asynchronous tail (node frees
+				# releasing inode IDs, glue-dir cleanup).  Measured on
+				# baseline perf, 16 devices, two guests: bpftrace 3152
+				# both times, foliobench 3125 and 3084 (kernfs_idr_lock);
+				# gdp_mutex 36 vs 34 and 35; kernfs_rwsem equal.  The
+				# script lower, or more than 3% + 2 higher, fails.
+				say "$p: bpftrace $bc >= foliobench $fc (lock row, run just before; within 3% + 2)"
 			else
 				msg="$msg $p: bpftrace $bc, foliobench's lock row (run just before) $fc;"
 			fi
