@@ -129,7 +129,7 @@ static void gate_usage(FILE *f)
 	      "                       [--looks FIRST,STEP,MAX] [--history DB]\n"
 	      "                       [--base-arm NAME] [--new-arm NAME]\n"
 	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5;\n"
-	      "          icount rounds: 0.5, and func:*:cmean,lock:*:hold_mean);\n"
+	      "          icount rounds: 0.5, and func:*:cmean,lock:*:hold_p50);\n"
 	      "  exit 1: fail: a significant regression beyond PCT, or lost data (a gated\n"
 	      "          metric BASE has is missing in some or all NEW rounds);\n"
 	      "  exit 2: unusable input;\n"

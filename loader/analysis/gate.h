@@ -25,9 +25,9 @@
  * dominated by a few calls that took a timer interrupt (per-boot CV: median
  * 8.4% for the mean, 2.3% for the p50, one vCPU; reports/gate/README.md).
  */
-#define FB_GATE_METRICS_P50	"func:*:p50,lock:*:hold_mean,workload:*:wall"
+#define FB_GATE_METRICS_P50	"func:*:p50,lock:*:hold_p50,workload:*:wall"
 #define FB_GATE_METRICS_TAIL	"func:*:p90,func:*:p99,lock:*:hold_p99"
-#define FB_GATE_METRICS		"func:*:p50,func:*:p90,lock:*:hold_mean,workload:*:wall"
+#define FB_GATE_METRICS		"func:*:p50,func:*:p90,lock:*:hold_p50,workload:*:wall"
 /*
  * icount rounds (docs/vm.md): workload wall times are real-time waits that
  * icount does not measure (sleep=off jumps idle time to the next timer: an
@@ -35,7 +35,7 @@
  * and the per-call median moves only when calls cross a 3% histogram
  * bucket, so the mean of the uninterrupted calls (cmean) is gated instead.
  */
-#define FB_GATE_METRICS_ICOUNT	"func:*:cmean,lock:*:hold_mean"
+#define FB_GATE_METRICS_ICOUNT	"func:*:cmean,lock:*:hold_p50"
 #define FB_GATE_ALPHA		0.01	/* family-wise false fails (Holm) */
 #define FB_GATE_BETA		0.05	/* false passes at the threshold, per metric */
 #define FB_GATE_THR_PCT		5.0

@@ -389,7 +389,8 @@ static void probe_metrics(struct fb_row *row, const struct fb_probe_result *p0,
 		{ "acquisitions", "count", FB_M_COUNT, 1 }, { "wait_total", "ns", FB_M_NOISY, 1 },
 		{ "wait_mean", "ns", FB_M_NOISY, 1 }, { "hold_mean", "ns", FB_M_NOISY, 1 },
 		{ "hold_p99", "ns", FB_M_NOISY, 1 }, { "hold_total", "ns", FB_M_NOISY, 1 },
-		{ "contentions", "count", FB_M_COUNT, 1 }, { NULL },
+		{ "contentions", "count", FB_M_COUNT, 1 }, { "hold_p50", "ns", FB_M_NOISY, 1 },
+		{ "hold_p90", "ns", FB_M_NOISY, 1 }, { NULL },
 	};
 	const struct mdef *d = row->kind == FB_ROW_FUNC ? func : row->kind == FB_ROW_LOCK ? lock : NULL;
 
@@ -457,8 +458,11 @@ static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
 			if (h->count)
 				push(m[3], s, fb_hist_mean(h));
 			/* lock_stat rows have no distribution */
-			if (h->count && fb_hist_percentile(h, 100) > 0)
+			if (h->count && fb_hist_percentile(h, 100) > 0) {
 				push(m[4], s, fb_hist_percentile(h, 99));
+				push(m[7], s, fb_hist_percentile(h, 50));
+				push(m[8], s, fb_hist_percentile(h, 90));
+			}
 		}
 	} else {
 		for (int k = 0; k < p0->nstats && k < FB_MAX_STATS; k++) {
