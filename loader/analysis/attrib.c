@@ -229,7 +229,8 @@ static void split(struct fb_attrib_row *x, int nsteps)
  * The table: each item's counts and its main metric (what compare's
  * verdict of the row is made of), for probes and workloads.  Not the
  * contention rows (lock:contention_begin/end: timing-driven counts; see
- * compare), not op counters per themselves, not metrics with no data.
+ * compare), not op counters per themselves, not counts that are 0 on every
+ * kernel (probes of other workloads), not metrics with no data.
  * The Holm family is the cells of this table.
  */
 static int attrib_show(const struct fb_attrib *a, const struct fb_attrib_row *x)
@@ -242,9 +243,14 @@ static int attrib_show(const struct fb_attrib *a, const struct fb_attrib_row *x)
 	snprintf(self, sizeof(self), "%.80s.%.30s", x->item, x->metric + 4);
 	if (!strncmp(x->metric, "ops.", 4) && !strcmp(x->whole.per, self))
 		return 0;
-	for (int k = 0; k < a->nsteps; k++)
+	int zero = !x->whole.have || (!x->whole.from && !x->whole.to);
+
+	for (int k = 0; k < a->nsteps; k++) {
 		data |= x->step[k].have;
-	return data && (x->count || x->primary);
+		zero &= !x->step[k].have || (!x->step[k].from && !x->step[k].to);
+	}
+	/* a probe of another workload: zero everywhere */
+	return data && !(x->count && zero) && (x->count || x->primary);
 }
 
 int fb_attrib_open(struct fb_attrib *a, const char *dir, double alpha, double min_effect,

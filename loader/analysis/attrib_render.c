@@ -247,6 +247,8 @@ static void svg_steps(FILE *f, const struct fb_attrib_row *x, int n)
 			lo = fmin(lo, v[k]);
 			hi = fmax(hi, v[k]);
 		}
+	if (hi - lo <= 0.005 * fmax(fabs(hi), fabs(lo)))
+		lo = hi;	/* under 0.5%: flat, not noise blown up to full height */
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"role=\"img\"><rect width=\"100%%\" height=\"100%%\" fill=\"#fafafa\"/>", W, H);
 	if (isinf(lo)) {

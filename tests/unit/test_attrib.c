@@ -252,12 +252,13 @@ int main(void)
 	test_render();
 	bad_meta("{", "unreadable per-patch.json: one error line");
 	bad_meta("{ \"schema\": \"foliobench-ab\", \"prefixes\": [] }", "wrong schema: error");
-	bad_meta("{ \"schema\": \"foliobench-per-patch\", \"prefixes\": [ { \"dir\": \"baseline\" } ] }",
-		 "one prefix: error");
+	bad_meta("{ \"schema\": \"foliobench-per-patch\", "
+		 "\"prefixes\": [ { \"dir\": \"baseline\" } ] }", "one prefix: error");
 	bad_meta("{ \"schema\": \"foliobench-per-patch\", \"prefixes\": [ { \"dir\": \"../x\" }, "
 		 "{ \"dir\": \"s@1\" } ] }", "a prefix outside DIR: error");
-	bad_meta("{ \"schema\": \"foliobench-per-patch\", \"prefixes\": [ { \"dir\": \"baseline\" }, "
-		 "{ \"dir\": \"missing\" } ] }", "a missing prefix directory: error");
+	bad_meta("{ \"schema\": \"foliobench-per-patch\", "
+		 "\"prefixes\": [ { \"dir\": \"baseline\" }, { \"dir\": \"missing\" } ] }",
+		 "a missing prefix directory: error");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
 	if (system(cmd))
 		printf("# %s failed\n", cmd);
