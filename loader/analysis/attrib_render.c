@@ -403,7 +403,7 @@ int fb_attrib_report(const char *dir, const char *out, double alpha, double min_
 		{ "report.html", FB_FMT_HTML },
 		{ "attribution.csv", FB_FMT_CSV },
 	};
-	char o[600], p[700], err[512], tmp[512], *b;
+	char o[600], p[700], err[512], tmp[512];
 	struct fb_attrib a;
 	int ret = 2;
 	size_t l;
@@ -415,10 +415,9 @@ int fb_attrib_report(const char *dir, const char *out, double alpha, double min_
 	snprintf(tmp, sizeof(tmp), "%s", dir);
 	for (l = strlen(tmp); l > 1 && tmp[l - 1] == '/'; l--)
 		tmp[l - 1] = '\0';
-	b = strrchr(tmp, '/');
 	snprintf(o, sizeof(o), "%s", out ? out : "");
-	if (!out)
-		snprintf(o, sizeof(o), "reports/%s", b ? b + 1 : tmp);
+	if (!out)	/* next to its input, never into the tracked reports/ */
+		snprintf(o, sizeof(o), "%s", tmp);
 	if (fb_mkdir_p(o) < 0) {
 		fb_err("report: cannot create %s: %s", o, strerror(errno));
 		goto out;

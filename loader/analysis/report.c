@@ -12,9 +12,11 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "analysis/attrib.h"
 #include "analysis/compare.h"
 
 #define SVG_W	680
@@ -460,23 +462,23 @@ static int emit(const char *dir, const char *name, void (*fn)(FILE *, const stru
 static void out_dir(const struct fb_cmp *c, const char *out, int argc, char **argv,
 		    char *dir, size_t len)
 {
-	char tmp[512], *b;
+	char tmp[512];
 	size_t l;
 
 	if (out) {
 		snprintf(dir, len, "%s", out);
 		return;
 	}
+	/* next to the input (DIR/report.*), never into the tracked reports/ */
 	if (argc - optind != 1) {
-		snprintf(dir, len, "reports/%s-vs-%s", c->base.name, c->new.name);
+		snprintf(dir, len, "results/report-%s-vs-%s", c->base.name, c->new.name);
 		return;
 	}
 	snprintf(tmp, sizeof(tmp), "%s", argv[optind]);
 	l = strlen(tmp);
 	while (l > 1 && tmp[l - 1] == '/')
 		tmp[--l] = '\0';
-	b = strrchr(tmp, '/');
-	snprintf(dir, len, "reports/%s", b ? b + 1 : tmp);
+	snprintf(dir, len, "%s", tmp);
 }
 
 /* The SVGs, report.md and report.html into dir; 0 or 2 */
@@ -502,6 +504,14 @@ static int write_all(const char *dir, struct rctx *x)
 		return 2;
 	printf("report: wrote %s/report.md, %s/report.html and %d histogram(s)\n", dir, dir, x->nh);
 	return 0;
+}
+
+/* an `ab --per-patch` directory: DIR/per-patch.json */
+static int is_per_patch(const char *dir)
+{
+	char p[1024];
+
+	return fb_fmt(p, sizeof(p), "%s/per-patch.json", dir) > 0 && access(p, R_OK) == 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -538,6 +548,8 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 	}
+	if (argc - optind == 1 && is_per_patch(argv[optind]))
+		return fb_attrib_report(argv[optind], out, ca.alpha, ca.min_effect, cmd);
 	if (fb_cmp_open_args(&c, &ca, argc, argv))
 		goto out;
 	out_dir(&c, out, argc, argv, dir, sizeof(dir));
