@@ -565,8 +565,18 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 		}
 }
 
+const char *fb_cmp_clock_note(const struct fb_cmp *c)
+{
+	if (c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT)
+		return "Times are instruction-paced virtual time (qemu icount: 1 ns = 2^shift "
+		       "ns per instruction executed), not host time.";
+	return "Times are guest time under the host's clock.";
+}
+
 void fb_cmp_print_header(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 {
+	if (fmt == FB_FMT_TEXT || fmt == FB_FMT_MD)
+		fprintf(f, "%s\n", fb_cmp_clock_note(c));
 	if (fmt == FB_FMT_TEXT)
 		fprintf(f, "BASE %s: %d round(s) from %s\nNEW  %s: %d round(s) from %s\n"
 			"Values are medians across rounds. Verdict: two-sided Mann-Whitney U "

@@ -30,4 +30,7 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt);
 /* The two header lines compare and ab print above the text tables. */
 void fb_cmp_print_header(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt);
 
+/* One sentence saying which clock the times of c are in. */
+const char *fb_cmp_clock_note(const struct fb_cmp *c);
+
 #endif /* FB_RENDER_H */

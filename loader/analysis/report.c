@@ -333,10 +333,10 @@ static void write_md(FILE *f, const struct rctx *x)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "\n## Results\n\nValues are medians across rounds. Verdicts: two-sided Mann-Whitney U "
-		"at alpha %g, bootstrap 95%% CI of the ratio of medians, minimum effect %g%%; "
-		"counts compared exactly when deterministic (docs/compare.md).\n\n",
-		c->alpha, c->min_effect);
+	fprintf(f, "\n## Results\n\n%s Values are medians across rounds. Verdicts: two-sided "
+		"Mann-Whitney U at alpha %g, bootstrap 95%% CI of the ratio of medians, minimum "
+		"effect %g%%; counts compared exactly when deterministic (docs/compare.md).\n\n",
+		fb_cmp_clock_note(c), c->alpha, c->min_effect);
 	fb_cmp_print(f, c, FB_FMT_MD);
 	if (nh) {
 		fprintf(f, "\n## Histograms\n\nBASE blue, NEW orange, log-x; dashed lines are medians. "
@@ -393,10 +393,10 @@ static void write_html(FILE *f, const struct rctx *x)
 		}
 		fputs("</tr>\n", f);
 	}
-	fprintf(f, "</tbody></table>\n<h2>Results</h2>\n<p>Values are medians across rounds. "
+	fprintf(f, "</tbody></table>\n<h2>Results</h2>\n<p>%s Values are medians across rounds. "
 		"Verdicts: two-sided Mann-Whitney U at alpha %g, bootstrap 95%% CI of the ratio "
 		"of medians, minimum effect %g%%; counts compared exactly when deterministic.</p>\n",
-		c->alpha, c->min_effect);
+		fb_cmp_clock_note(c), c->alpha, c->min_effect);
 	fb_cmp_print(f, c, FB_FMT_HTML);
 	if (nh) {
 		fputs("<h2>Histograms</h2>\n<p>BASE blue, NEW orange, log-x; dashed lines are "
