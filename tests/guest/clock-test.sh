@@ -4,8 +4,10 @@
 # baseline perf kernel 10 times in icount mode with the nft workload.
 #
 # 1. Three of those boots: nft_trans_alloc's per-call p50 must be the same
-#    in all three and its mean within 0.5% (host-clock TCG: 3-30% from boot
-#    to boot, reports/clock/).
+#    in all three and its common-path mean (cmean) within 0.5% (host-clock
+#    TCG: 3-30% from boot to boot, reports/clock/).  The plain mean is
+#    printed, not asserted: it carries the boot's slab refills (92-202 of
+#    10,025 calls at +1.4 us) and moved 0.53% in one CI run.
 # 2. One kernel, two boot parameters: the testing `regress` kernel with
 #    nf_tables.foliobench_inject_loops=0 against =$FB_CLOCK_TEST_LOOPS (an
 #    empty loop inside nft_trans_alloc(): 3 loops are about +1% of the call,
@@ -30,17 +32,18 @@ stat() {	# stat FILE p50|mean
 	"$fb" compare "$1" "$1" --format csv 2>/dev/null |
 		awk -F, -v m="$2" '$2 == "nft_trans_alloc" && $3 == m { print $8; exit }'
 }
-p50s=() means=()
+p50s=() means=() plain=()
 for f in "${rounds[@]}"; do
 	p50s+=("$(stat "$f" p50)")
-	means+=("$(stat "$f" mean)")
+	means+=("$(stat "$f" cmean)")
+	plain+=("$(stat "$f" mean)")
 done
-echo "# nft_trans_alloc per boot: p50 ${p50s[*]} ns; mean ${means[*]} ns"
+echo "# nft_trans_alloc per boot: p50 ${p50s[*]} ns; cmean ${means[*]} ns; mean ${plain[*]} ns"
 t "nft_trans_alloc p50 identical in three icount boots (${p50s[*]})" \
 	bash -c "[ -n '${p50s[0]}' ] && [ '${p50s[0]}' = '${p50s[1]}' ] && [ '${p50s[1]}' = '${p50s[2]}' ]"
 spread=$(printf '%s\n' "${means[@]}" | awk 'NF { if (!n++ || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
 	END { if (n == 3 && lo > 0) printf "%.4f", (hi - lo) / lo * 100; else print "nan" }')
-t "nft_trans_alloc mean within 0.5% across the boots (spread ${spread}%)" \
+t "nft_trans_alloc cmean within 0.5% across the boots (spread ${spread}%)" \
 	awk -v s="$spread" 'BEGIN { exit !(s != "nan" && s + 0 <= 0.5) }'
 
 reg=$("$fb" kernel build --arm regress --flavour perf 2>/dev/null | tail -1)
@@ -56,8 +59,8 @@ t "ab --clock icount regress loops=0 vs loops=$loops, 3 rounds: exit $rc" \
 rc=$?
 sed 's/^/#   /' "$res/clock-gate.out"
 t "icount gate (threshold 0.5%) fails (exit $rc) on a ~1% cost at 3 rounds" test $rc = 1
-t "icount gate names func:nft_trans_alloc:p50" \
-	grep -q '^REGRESSED *func:nft_trans_alloc:p50' "$res/clock-gate.out"
+t "icount gate names func:nft_trans_alloc:cmean" \
+	grep -q '^REGRESSED *func:nft_trans_alloc:cmean' "$res/clock-gate.out"
 
 # the same round relabelled as a host-clock run: compare must refuse the pair
 jq '.host.clock = "host" | .host.icount_shift = 0' "${rounds[0]}" >"$res/clock-host.json"
