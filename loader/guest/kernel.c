@@ -6,7 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
+#include <argp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 
 #include "model/fb.h"
 #include "guest/vm.h"
+#include "util/cli.h"
 
 #define MAX_ARMS	8
 #define MAX_FLAVOURS	4
@@ -284,28 +285,6 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 
 /* ---- foliobench kernel ---- */
 
-static void kernel_usage(FILE *f)
-{
-	fprintf(f,
-"usage: foliobench kernel build [--arm A ...] [--flavour F ...] [--all]\n"
-"       foliobench kernel path --arm A --flavour F\n"
-"       foliobench kernel list\n"
-"\n"
-"Builds guest kernels with scripts/kernel-build.sh: Linux base plus the\n"
-"series of arm A (kernel-patches/arms.conf) with config flavour F\n"
-"(kernel-patches/configs/F.flavour), cached under $FB_CACHE\n"
-"(/var/cache/foliobench) so that an unchanged kernel is not rebuilt.\n"
-"\n"
-"  build         build (or reuse) and print each kernel's directory\n"
-"  path          print the directory of one kernel; exit 1 if not built\n"
-"  list          arms x flavours with their directories and state\n"
-"  --arm A       arm (default baseline; repeatable), or SERIES@N: the base\n"
-"                plus the first N patches of kernel-patches/SERIES/series\n"
-"  --flavour F   perf|lockstat (default perf; repeatable)\n"
-"  --all         baseline and patched (if any of its series exists) for\n"
-"                the flavours given, default perf then lockstat\n");
-}
-
 static int list_flavours(char fl[][32], int max)
 {
 	static const char *const def[] = { "perf", "lockstat" };
@@ -352,121 +331,133 @@ static int kernel_list(void)
 	return 0;
 }
 
-int cmd_kernel(int argc, char **argv)
+struct kernel_env {
+	char arms[MAX_ARMS][64], fl[MAX_FLAVOURS][32];
+	int narms, nfl, all;
+};
+
+static const struct argp_option kernel_options[] = {
+	{ "arm", 'a', "A", 0, "arm (default baseline; repeatable), or SERIES@N: the base plus "
+	  "the first N patches of kernel-patches/SERIES/series", 0 },
+	{ "flavour", 'f', "F", 0, "perf|lockstat (default perf; repeatable)", 0 },
+	{ "flavor", 'F', "F", OPTION_HIDDEN, NULL, 0 },
+	{ "all", 'A', NULL, 0, "baseline and patched (if any of its series exists) for the "
+	  "flavours given, default perf then lockstat", 0 },
+	{ 0 },
+};
+
+static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 {
-	static const struct option opts[] = {
-		{ "arm", required_argument, NULL, 'a' },
-		{ "flavour", required_argument, NULL, 'f' },
-		{ "flavor", required_argument, NULL, 'f' },
-		{ "all", no_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char arms[MAX_ARMS][64], fl[MAX_FLAVOURS][32], dir[PATH_MAX];
-	int narms = 0, nfl = 0, all = 0, c, failed = 0;
-	const char *sub;
+	struct kernel_env *e = state->input;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		kernel_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	sub = argv[1];
-	if (strcmp(sub, "build") && strcmp(sub, "path") && strcmp(sub, "list")) {
-		fb_err("kernel: unknown subcommand '%s' (build, path or list)", sub);
-		return 2;
-	}
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			if (narms == MAX_ARMS) {
-				fb_err("kernel: too many --arm");
-				return 2;
-			}
-			fb_fmt(arms[narms++], sizeof(arms[0]), "%s", optarg);
-			break;
-		case 'f':
-			if (nfl == MAX_FLAVOURS) {
-				fb_err("kernel: too many --flavour");
-				return 2;
-			}
-			fb_fmt(fl[nfl++], sizeof(fl[0]), "%s", optarg);
-			break;
-		case 'A':
-			all = 1;
-			break;
-		case 'h':
-			kernel_usage(stdout);
-			return 0;
-		default:
-			kernel_usage(stderr);
-			return 2;
+	switch (key) {
+	case 'a':
+		if (e->narms == MAX_ARMS) {
+			fb_err("kernel: too many --arm");
+			return EINVAL;
 		}
-	}
-	if (optind < argc) {
-		fb_err("kernel: unexpected argument '%s'", argv[optind]);
-		return 2;
-	}
-	if (!strcmp(sub, "list"))
-		return kernel_list();
-
-	if (!strcmp(sub, "path")) {
-		char bz[PATH_MAX + 16];
-
-		if (narms != 1 || nfl > 1 || all) {
-			fb_err("kernel: path wants one --arm (and at most one --flavour)");
-			return 2;
-		}
-		if (!arm_exists(arms[0])) {
-			fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", arms[0]);
-			return 2;
-		}
-		if (fb_kernel_build(arms[0], nfl ? fl[0] : "perf", 1, dir, sizeof(dir)) < 0)
-			return 1;
-		printf("%s\n", dir);
-		fb_fmt(bz, sizeof(bz), "%s/bzImage", dir);
-		if (access(bz, R_OK) < 0) {
-			fb_err("kernel: %s/%s is not built yet (foliobench kernel build --arm %s --flavour %s)",
-			       arms[0], nfl ? fl[0] : "perf", arms[0], nfl ? fl[0] : "perf");
-			return 1;
-		}
+		fb_fmt(e->arms[e->narms++], sizeof(e->arms[0]), "%s", arg);
 		return 0;
+	case 'f':
+	case 'F':
+		if (e->nfl == MAX_FLAVOURS) {
+			fb_err("kernel: too many --flavour");
+			return EINVAL;
+		}
+		fb_fmt(e->fl[e->nfl++], sizeof(e->fl[0]), "%s", arg);
+		return 0;
+	case 'A':
+		e->all = 1;
+		return 0;
+	case ARGP_KEY_ARG:
+		fb_err("kernel: unexpected argument '%s'", arg);
+		return EINVAL;
 	}
+	return ARGP_ERR_UNKNOWN;
+}
 
-	/* build */
-	if (all) {
-		if (narms) {
+static const struct argp kernel_argp = {
+	kernel_options, kernel_parse, "build|path|list",
+	"Builds guest kernels with scripts/kernel-build.sh: the Linux base plus the series of "
+	"arm A (kernel-patches/arms.conf) with config flavour F (kernel-patches/configs/"
+	"F.flavour), cached under $FB_CACHE (/var/cache/foliobench) so that an unchanged kernel "
+	"is not rebuilt.\v  build   build (or reuse) and print each kernel's directory\n"
+	"  path    print the directory of one kernel (--arm A [--flavour F]); exit 1 if not "
+	"built\n  list    arms x flavours with their directories and state",
+	NULL, NULL, NULL,
+};
+
+static int kernel_path(struct kernel_env *e)
+{
+	const char *fl = e->nfl ? e->fl[0] : "perf";
+	char dir[PATH_MAX], bz[PATH_MAX + 16];
+
+	if (e->narms != 1 || e->nfl > 1 || e->all) {
+		fb_err("kernel: path wants one --arm (and at most one --flavour)");
+		return 2;
+	}
+	if (!arm_exists(e->arms[0])) {
+		fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", e->arms[0]);
+		return 2;
+	}
+	if (fb_kernel_build(e->arms[0], fl, 1, dir, sizeof(dir)) < 0)
+		return 1;
+	printf("%s\n", dir);
+	fb_fmt(bz, sizeof(bz), "%s/bzImage", dir);
+	if (access(bz, R_OK) < 0) {
+		fb_err("kernel: %s/%s is not built yet (foliobench kernel build --arm %s --flavour %s)",
+		       e->arms[0], fl, e->arms[0], fl);
+		return 1;
+	}
+	return 0;
+}
+
+/* --all, and the defaults: baseline, perf; 0 or 2 */
+static int kernel_arms(struct kernel_env *e)
+{
+	if (e->all) {
+		if (e->narms) {
 			fb_err("kernel: --all and --arm exclude each other");
 			return 2;
 		}
-		fb_fmt(arms[narms++], sizeof(arms[0]), "baseline");
+		fb_fmt(e->arms[e->narms++], sizeof(e->arms[0]), "baseline");
 		if (fb_kernel_arm_has_series("patched"))
-			fb_fmt(arms[narms++], sizeof(arms[0]), "patched");
+			fb_fmt(e->arms[e->narms++], sizeof(e->arms[0]), "patched");
 		else
 			fb_info("kernel: patched arm skipped: none of its series exists yet");
-		if (!nfl)
-			nfl = list_flavours(fl, MAX_FLAVOURS);
+		if (!e->nfl)
+			e->nfl = list_flavours(e->fl, MAX_FLAVOURS);
 	}
-	if (!narms)
-		fb_fmt(arms[narms++], sizeof(arms[0]), "baseline");
-	if (!nfl)
-		fb_fmt(fl[nfl++], sizeof(fl[0]), "perf");
-	for (int i = 0; i < narms; i++)
-		if (!arm_exists(arms[i])) {
-			fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", arms[i]);
+	if (!e->narms)
+		fb_fmt(e->arms[e->narms++], sizeof(e->arms[0]), "baseline");
+	if (!e->nfl)
+		fb_fmt(e->fl[e->nfl++], sizeof(e->fl[0]), "perf");
+	for (int i = 0; i < e->narms; i++)
+		if (!arm_exists(e->arms[i])) {
+			fb_err("kernel: unknown arm '%s' (see kernel-patches/arms.conf)", e->arms[i]);
 			return 2;
 		}
+	return 0;
+}
+
+static int kernel_build_all(struct kernel_env *e)
+{
+	char dir[PATH_MAX];
+	int failed = 0, r = kernel_arms(e);
+
+	if (r)
+		return r;
 	/* Flavour-major: all arms of one config share a build directory. */
-	for (int f = 0; f < nfl && !fb_stop; f++) {
-		for (int a = 0; a < narms && !fb_stop; a++) {
+	for (int f = 0; f < e->nfl && !fb_stop; f++) {
+		for (int a = 0; a < e->narms && !fb_stop; a++) {
 			uint64_t t0 = fb_now_ns();
 
-			fb_info("kernel: %s/%s ...", arms[a], fl[f]);
-			if (fb_kernel_build(arms[a], fl[f], 0, dir, sizeof(dir)) < 0) {
+			fb_info("kernel: %s/%s ...", e->arms[a], e->fl[f]);
+			if (fb_kernel_build(e->arms[a], e->fl[f], 0, dir, sizeof(dir)) < 0) {
 				failed++;
 				continue;
 			}
-			fb_info("kernel: %s/%s ready in %.0fs: %s", arms[a], fl[f],
+			fb_info("kernel: %s/%s ready in %.0fs: %s", e->arms[a], e->fl[f],
 				(double)(fb_now_ns() - t0) / 1e9, dir);
 			printf("%s\n", dir);
 			fflush(stdout);
@@ -475,4 +466,30 @@ int cmd_kernel(int argc, char **argv)
 	if (fb_stop)
 		return 130;
 	return failed ? 1 : 0;
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	struct kernel_env e = { 0 };
+	char name[32];
+	const char *sub = argc > 1 ? argv[1] : "";
+	int r;
+
+	if (!strcmp(sub, "--help") || !strcmp(sub, "-h"))
+		return fb_argp_parse(&kernel_argp, argc, argv, NULL, &e) == 1 ? 0 : 2;
+	if (strcmp(sub, "build") && strcmp(sub, "path") && strcmp(sub, "list")) {
+		fb_err("kernel: %s subcommand%s%s (build, path or list; foliobench kernel --help)",
+		       *sub ? "unknown" : "missing", *sub ? " " : "", sub);
+		return 2;
+	}
+	fb_fmt(name, sizeof(name), "kernel %s", sub);
+	argv[1] = name;
+	r = fb_argp_parse(&kernel_argp, argc - 1, argv + 1, NULL, &e);
+	if (r)
+		return r == 1 ? 0 : 2;
+	if (!strcmp(sub, "list"))
+		return kernel_list();
+	if (!strcmp(sub, "path"))
+		return kernel_path(&e);
+	return kernel_build_all(&e);
 }
