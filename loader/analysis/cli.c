@@ -51,9 +51,51 @@ int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg, const char *opt)
 	case 'N':
 		a->new_arm = arg;
 		return 0;
+	case 'D':
+		a->allow_param_diff = 1;
+		return 0;
 	}
 	fb_err("%s: unknown option '%s' (see foliobench %s --help)", a->cmd, opt, a->cmd);
 	return -1;
+}
+
+/* The first workload parameter one side's first round has and the other's lacks. */
+static const char *param_diff(const struct fb_result *x, const struct fb_result *y)
+{
+	for (int i = 0; i < x->nparams; i++) {
+		int k = 0;
+
+		while (k < y->nparams && strcmp(x->params[i], y->params[k]))
+			k++;
+		if (k == y->nparams)
+			return x->params[i];
+	}
+	return NULL;
+}
+
+/*
+ * Arms run with different workload parameters measure different work:
+ * compare warns, gate refuses (exit 2) unless --allow-param-diff.
+ */
+static int check_params(const struct fb_cmp *c, const struct fb_cmp_args *a)
+{
+	const struct fb_result *b = c->base.r[0], *n = c->new.r[0];
+	const char *d = param_diff(b, n), *side = "BASE";
+
+	if (!d) {
+		d = param_diff(n, b);
+		side = "NEW";
+	}
+	if (!d)
+		return 0;
+	if (strcmp(a->cmd, "gate") || a->allow_param_diff) {
+		fprintf(stderr, "foliobench: warning: %s: the arms ran with different workload "
+			"parameters (%s only in %s)\n", a->cmd, d, side);
+		return 0;
+	}
+	fb_err("gate: the arms ran with different workload parameters (%s only in %s); "
+	       "--allow-param-diff to gate them anyway", d, side);
+	return 2;
 }
 
 int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, char **argv)
@@ -72,5 +114,5 @@ int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, ch
 		fb_err("%s: %s", a->cmd, err);
 		return 2;
 	}
-	return 0;
+	return c->base.n && c->new.n ? check_params(c, a) : 0;
 }

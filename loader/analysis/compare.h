@@ -37,12 +37,14 @@ int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
 	{ "alpha", required_argument, NULL, 'a' }, \
 	{ "min-effect", required_argument, NULL, 'e' }, \
 	{ "base-arm", required_argument, NULL, 'B' }, \
-	{ "new-arm", required_argument, NULL, 'N' }
+	{ "new-arm", required_argument, NULL, 'N' }, \
+	{ "allow-param-diff", no_argument, NULL, 'D' }
 
 struct fb_cmp_args {
 	const char *cmd;	/* "compare", "report", "gate": for messages */
 	double alpha, alpha_max, min_effect;
 	const char *base_arm, *new_arm;
+	int allow_param_diff;	/* --allow-param-diff: gate accepts arms run differently */
 };
 
 /*

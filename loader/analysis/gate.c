@@ -445,7 +445,8 @@ int cmd_gate(int argc, char **argv)
 		ret = gate_history(&g, argc, argv, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
 	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf))
-		fb_err("gate: warning: cannot write %s; the verdict (exit %d) stands", g.bmf, ret);
+		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
+			"stands\n", g.bmf, ret);
 out:
 	fb_cmp_free(&c);
 	fflush(stdout);
