@@ -21,21 +21,12 @@
 #include <json-c/json.h>
 
 #include "analysis/compare.h"
+#include "tap.h"
 #include "model/fb.h"
 
-static int failures;
 static char tmp[256];
 
-#define CHECK(cond, name)						\
-	do {								\
-		if (cond) {						\
-			printf("ok - %s\n", name);			\
-		} else {						\
-			printf("not ok - %s (%s:%d: %s)\n", name,	\
-			       __FILE__, __LINE__, #cond);		\
-			failures++;					\
-		}							\
-	} while (0)
+#define CHECK(cond, name) CHECKF(cond, "%s", name)
 
 static uint64_t rng_state = 1;
 
@@ -696,12 +687,12 @@ int main(void)
 	test_good();
 	test_bad();
 	test_mutations();
-	if (!failures && !getenv("FB_TEST_KEEP")) {
+	if (!tap_failed && !getenv("FB_TEST_KEEP")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 		if (system(cmd))
 			printf("# could not remove %s\n", tmp);
 	} else {
-		printf("# %d failure(s); files kept in %s\n", failures, tmp);
+		printf("# files kept in %s\n", tmp);
 	}
-	return failures ? 1 : 0;
+	return tap_done();
 }

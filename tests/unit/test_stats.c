@@ -11,19 +11,9 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "tap.h"
 
-static int failures;
-
-#define CHECK(cond, name)						\
-	do {								\
-		if (cond) {						\
-			printf("ok - %s\n", name);			\
-		} else {						\
-			printf("not ok - %s (%s:%d: %s)\n", name,	\
-			       __FILE__, __LINE__, #cond);		\
-			failures++;					\
-		}							\
-	} while (0)
+#define CHECK(cond, name) CHECKF(cond, "%s", name)
 
 static int near(double x, double y, double tol)
 {
@@ -296,7 +286,5 @@ int main(void)
 	test_mwu_normal();
 	test_prng_bootstrap();
 	test_verdicts();
-	if (failures)
-		printf("# %d failure(s)\n", failures);
-	return failures ? 1 : 0;
+	return tap_done();
 }
