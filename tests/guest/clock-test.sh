@@ -4,7 +4,7 @@
 # baseline perf kernel 10 times in icount mode with the nft workload.
 #
 # 1. Three of those boots: nft_trans_alloc's per-call p50 must be the same
-#    in all three and its common-path mean (cmean) within 0.5% (host-clock
+#    in all three (to 0.01%: it is interpolated inside a bucket) and its common-path mean (cmean) within 0.5% (host-clock
 #    TCG: 3-30% from boot to boot, reports/clock/).  The plain mean is
 #    printed, not asserted: it carries the boot's slab refills (92-202 of
 #    10,025 calls at +1.4 us) and moved 0.53% in one CI run.
@@ -39,8 +39,13 @@ for f in "${rounds[@]}"; do
 	plain+=("$(stat "$f" mean)")
 done
 echo "# nft_trans_alloc per boot: p50 ${p50s[*]} ns; cmean ${means[*]} ns; mean ${plain[*]} ns"
-t "nft_trans_alloc p50 identical in three icount boots (${p50s[*]})" \
-	bash -c "[ -n '${p50s[0]}' ] && [ '${p50s[0]}' = '${p50s[1]}' ] && [ '${p50s[1]}' = '${p50s[2]}' ]"
+# "the same": within 0.01%.  The p50 is interpolated inside a histogram
+# bucket by call counts, so a handful of calls landing one bucket over move
+# it in the 6th digit (1232.82 vs 1232.83 ns in one CI run).
+p50spread=$(printf '%s\n' "${p50s[@]}" | awk 'NF { if (!n++ || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
+	END { if (n == 3 && lo > 0) printf "%.5f", (hi - lo) / lo * 100; else print "nan" }')
+t "nft_trans_alloc p50 the same in three icount boots, within 0.01% (${p50s[*]}: ${p50spread}%)" \
+	awk -v s="$p50spread" 'BEGIN { exit !(s != "nan" && s + 0 <= 0.01) }'
 spread=$(printf '%s\n' "${means[@]}" | awk 'NF { if (!n++ || $1 < lo) lo = $1; if ($1 > hi) hi = $1 }
 	END { if (n == 3 && lo > 0) printf "%.4f", (hi - lo) / lo * 100; else print "nan" }')
 t "nft_trans_alloc cmean within 0.5% across the boots (spread ${spread}%)" \
