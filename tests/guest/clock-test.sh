@@ -4,8 +4,9 @@
 # baseline perf kernel 10 times in icount mode with the nft workload.
 #
 # 1. Three of those boots: nft_trans_alloc's per-call p50 must be the same
-#    in all three (to 0.01%: it is interpolated inside a bucket) and its common-path mean (cmean) within 0.5% (host-clock
-#    TCG: 3-30% from boot to boot, reports/clock/).  The plain mean is
+#    in all three (to 0.01%: it is interpolated inside a bucket) and its
+#    common-path mean (cmean) within 0.5% (host-clock TCG: 3-30% from boot
+#    to boot, reports/clock/).  The plain mean is
 #    printed, not asserted: it carries the boot's slab refills (92-202 of
 #    10,025 calls at +1.4 us) and moved 0.53% in one CI run.
 # 2. One kernel, two boot parameters: the testing `regress` kernel with
