@@ -46,13 +46,17 @@ const struct fb_probe_def fb_probes[] = {
 		/*
 		 * Baseline: alloc_list_entry() is inlined and lockdep.c has
 		 * no ftrace, so this row is unavailable there.  Patched:
-		 * entries beyond the bootstrap array come from lockdep's
-		 * folio_pool through the traceable folio_pool_alloc(),
-		 * filtered to lockdep's pool by its first argument.
+		 * nothing traceable runs under lockdep's graph lock; the row
+		 * counts the 64 kB chunk refills of lockdep's list-entry pool,
+		 * made ahead of time without the lock by
+		 * folio_scratchpad_alloc_chunk() (lib/folio_pool_chunk.c),
+		 * filtered by its first argument, the pool's scratchpad.
+		 * Entries = calls x entries per chunk (docs/lockdep-hook.md).
 		 */
-		.syms = { "alloc_list_entry", "folio_pool_alloc" },
-		.inst_sym = "lockdep_list_pool", .filter_from = 1, .workload = "lockdep",
-		.proves = "lockdep dependency-graph growth beyond the static array",
+		.syms = { "alloc_list_entry", "folio_scratchpad_alloc_chunk" },
+		.inst_sym = "lockdep_list_pool", .inst_member = "folio_pool.sp",
+		.filter_from = 1, .workload = "lockdep",
+		.proves = "lockdep dependency-graph growth: list-entry chunk refills outside the graph lock",
 	},
 	/* ---- kernfs-bulk series ---- */
 	{

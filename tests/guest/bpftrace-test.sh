@@ -352,10 +352,11 @@ run_case() {
 			say "$p: bpftrace $bc; foliobench: $(fb_status "$out" "$p") - not compared"
 			notes="$notes $p not compared (foliobench unavailable);"
 		elif [ "$p" = lockdep_list_entry_alloc ] && [ "$bc" -ge "$fc" ] &&
-			[ $((bc - fc)) -le $((fc / 100)) ]; then
-			# lockdep allocates list entries while foliobench loads and
-			# attaches its own programs (after bpftrace attached, before
-			# foliobench's counts start): bpftrace may see up to 1% more
+			[ $((bc - fc)) -le $((fc / 100 + 1)) ]; then
+			# lockdep grows its graph while foliobench loads and attaches
+			# its own programs (after bpftrace attached, before
+			# foliobench's counts start), and the chunk refill that growth
+			# queues may run then: bpftrace may see one chunk, or 1%, more
 			say "$p: bpftrace $bc >= foliobench $fc (+$((bc - fc)) from foliobench's own setup)"
 			compared=$((compared + 1))
 		elif [ "$bc" != "$fc" ]; then
