@@ -136,21 +136,47 @@ missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' | while read -r
 done)
 [ -z "$missing" ] || die "config options did not stick (dependencies?): $(echo $missing)"
 
+# One progress line: objects n/N (p%) with an ETA when N is known.
+progress() {
+	local n el eta
+	n=$(grep -c '^[0-9]*   CC ' "$obj/build.log" || true)
+	el=$(( $(date +%s) - start ))
+	if [ "$full" = 1 ] && [ "$total" -gt 0 ] && [ "$n" -gt 0 ] && [ "$n" -lt "$total" ]; then
+		eta=$(( el * (total - n) / n ))
+		log "$arm/$flavour: objects $n/$total ($(( 100 * n / total ))%), ${el}s, ETA $((eta / 60))m$((eta % 60))s"
+	else
+		log "$arm/$flavour: $n objects compiled, ${el}s"
+	fi
+}
+
+# N for the progress line: the object count of this flavour's last full
+# build, else the count measured on a cold build and kept in the repo.
+# An incremental build (an arm switch) compiles far fewer: no N then.
+nfile=$work/build-$flavour.objects
+total=$(cat "$nfile" 2>/dev/null || cat "$kp/configs/$flavour.objects" 2>/dev/null || echo 0)
+full=1
+[ -f "$obj/vmlinux" ] && full=0
 log "building $arm/$flavour ($key) in $obj, -j$jobs, log $obj/build.log"
 start=$(date +%s)
-( "${mk[@]}" bzImage >"$obj/build.log" 2>&1 ) &
+# Every line of build.log starts with its wall-clock time in ms,
+# so scripts/kernel-build-profile.sh can say where a build spends its time.
+( "${mk[@]}" bzImage 2>&1 | while IFS= read -r l; do
+	printf '%s %s\n' "$(( ${EPOCHREALTIME/./} / 1000 ))" "$l"
+done >"$obj/build.log"; exit "${PIPESTATUS[0]}" ) &
 mkpid=$!
-trap 'kill $mkpid 2>/dev/null; exit 130' INT TERM
+trap 'kill $mkpid 2>/dev/null; pkill -P $mkpid 2>/dev/null; exit 130' INT TERM
+every=${FB_PROGRESS_SECS:-30}
 while kill -0 $mkpid 2>/dev/null; do
-	sleep 30
+	sleep "$every"
 	kill -0 $mkpid 2>/dev/null || break
-	n=$(grep -c '^  CC ' "$obj/build.log" || true)
-	log "$arm/$flavour: $n objects compiled, $(( $(date +%s) - start ))s, last: $(tail -1 "$obj/build.log" | cut -c1-60)"
+	progress
 done
 if ! wait $mkpid; then
 	grep -E 'error|Error' "$obj/build.log" | head -20 >&2
 	die "build of $arm/$flavour failed, see $obj/build.log"
 fi
+n=$(grep -c '^[0-9]*   CC ' "$obj/build.log" || true)
+[ $full = 0 ] || echo "$n" >"$nfile"	# N for the next full build
 secs=$(( $(date +%s) - start ))
 
 tmp=$dest.tmp
