@@ -60,3 +60,23 @@ rc=$?
 sed 's/^/#   /' "$res/gate-reg.out"
 t "gate fails (exit $rc) on the injected regression" test $rc = 1
 t "gate names func:nft_trans_alloc:cmean as REGRESSED" grep -q '^REGRESSED *func:nft_trans_alloc:cmean' "$res/gate-reg.out"
+
+# The same on a kernfs path, for the sysfs workload: the regress kernel's
+# cost at the entry of kernfs_add_one() (foliobench_kernfs_inject_loops,
+# off by default; 100 loops are a few hundred instructions against about
+# 3,300 per call).  One kernel on both sides, only the boot parameter
+# differs, so nothing but the injected cost can move.  The cost is taken
+# before kernfs_rwsem, so kernfs_new_node (called before kernfs_add_one,
+# never inside it) must not be named.
+sp=(--workload sysfs --probes kernfs_add_one --probes kernfs_new_node)
+rk=$res/gate-kernfs
+"$fb" ab --baseline "$reg" --patched "$reg" --rounds 3 "${sp[@]}" \
+	--new-append foliobench_kernfs_inject_loops=100 --out "$rk" >"$res/gate-kernfs.log" 2>&1
+rc=$?
+t "ab regress vs regress + kernfs_add_one cost (sysfs), 3 rounds: exit $rc" test $rc = 0
+"$fb" gate "$rk" >"$res/gate-kernfs.out" 2>&1
+rc=$?
+sed 's/^/#   /' "$res/gate-kernfs.out"
+t "gate fails (exit $rc) on the kernfs regression" test $rc = 1
+t "gate names func:kernfs_add_one:cmean as REGRESSED" grep -q '^REGRESSED *func:kernfs_add_one:cmean' "$res/gate-kernfs.out"
+t "gate does not name func:kernfs_new_node (no cost there)" bash -c "! grep -q '^REGRESSED *func:kernfs_new_node' '$res/gate-kernfs.out'"
