@@ -237,7 +237,8 @@ static void t_print(FILE *f, const struct table *t, enum fb_fmt fmt)
 			fprintf(f, "<tr class=\"v-%s%s\">", vclass_name(t->vclass[r]),
 				t->group[r] ? " g" : "");
 			for (int c = 0; c < t->ncols; c++) {
-				fprintf(f, "<td%s>", t->left[c] ? " class=\"l\"" : "");
+				fprintf(f, "<td%s>", t->left[c] == 2 ? " class=\"l ops\"" :
+				t->left[c] ? " class=\"l\"" : "");
 				fb_html_esc(f, t->cell[r][c]);
 				fputs("</td>", f);
 			}
@@ -454,7 +455,7 @@ static void print_arm_tables(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 	for (size_t k = 0; k < sizeof(tabs) / sizeof(tabs[0]); k++) {
 		t_init(&t, tabs[k].title, tabs[k].ncols, tabs[k].hdr, 2);
 		if (tabs[k].kind == FB_ROW_WORKLOAD)
-			t.left[3] = 1;
+			t.left[3] = 2;	/* left, and wraps in HTML (td.ops) */
 		for (int i = 0; i < c->nrows; i++) {
 			const struct fb_row *row = &c->rows[i];
 			int first = t.nrows;
