@@ -34,6 +34,7 @@ run_group() {
 	host)
 		bash tests/host-test.sh
 		bash tests/history-test.sh
+		bash tests/report-test.sh
 		bash tests/bad-input.sh
 		;;
 	guest)

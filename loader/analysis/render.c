@@ -87,7 +87,7 @@ void fb_fmt_value(const struct fb_metric *m, double v, char *buf, size_t len)
 
 #define TMAXC	12
 #define TMAXR	(MAX_ROWS * 2)
-#define TCELL	96
+#define TCELL	256	/* a workload's ops cell lists every op count */
 
 struct table {
 	char title[200];

@@ -294,7 +294,8 @@ static const char css[] =
 	"code,pre{background:#f6f8fa;padding:.1em .3em;font-size:.85em}pre{padding:.6em;overflow-x:auto}"
 	".note{color:#555;font-size:.85em;margin:.2em 0}.hists{display:flex;flex-wrap:wrap;gap:1em}"
 	".wrap{white-space:normal;word-break:break-all;max-width:480px}"
-	"td.ops{white-space:normal;min-width:14em;max-width:32em}";
+	"td.ops{white-space:normal;min-width:14em;max-width:32em}"
+	"td:last-child{white-space:normal;min-width:14em}";
 
 /* What the report's files are written from. */
 struct rctx {
