@@ -23,6 +23,6 @@ n=$(echo "$ops" | grep -c .)
 cells=$(grep -o '<td class="l ops">[^<]*' "$dir/report.html")
 miss=$(for o in $ops; do echo "$cells" | grep -q "$o=" || echo "$o"; done | tr "\n" " ")
 t "HTML ops cells list all $n op counts of the rounds (missing: ${miss:-none})" \
-	bash -c "[ $n -gt 5 ] && [ -z "$(echo $miss)" ]"
+	test "$n" -gt 5 -a -z "${miss// /}"
 t "HTML ops cells wrap (td.ops white-space:normal)" \
 	grep -q 'td.ops{white-space:normal' "$dir/report.html"
