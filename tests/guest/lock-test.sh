@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
 	*) kernels+=("$1"); shift ;;
 	esac
 done
-[ ${#kernels[@]} -ge 1 ] || { echo "lock-test: need a kernel directory" >&2; exit 2; }
+[ ${#kernels[@]} -ge 1 ] || [ -n "$lockstat" ] || { echo "lock-test: need a kernel directory" >&2; exit 2; }
 res=$PWD/results/lock-test-$$
 mkdir -p "$res"
 trap 'rm -rf "$res"' EXIT
