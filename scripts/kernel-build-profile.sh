@@ -23,6 +23,8 @@ function key(line,   f, n, p, i, k) {
 		return "(other)"
 	if (f[2] != "CC" && f[2] != "AS" && f[2] != "AR")
 		return "[" f[2] "]"		# a link or post-link step
+	if (substr(f[3], 1, 1) == "/")
+		return "[host tools]"		# objtool, resolve_btfids: absolute paths
 	p = split(f[3], parts, "/")
 	k = parts[1]
 	for (i = 2; i <= depth && i < p; i++)
