@@ -20,7 +20,7 @@ trap 'rm -rf "$log"' EXIT
 
 run_group() {
 	local g=$1 f
-	echo "# === $g ==="
+	echo "# === $g === ($(( SECONDS ))s into the tests)"
 	case $g in
 	unit)
 		for f in build/tests/*; do

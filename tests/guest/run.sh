@@ -65,7 +65,7 @@ bash tests/guest/series-test.sh "$res"
 # when building them still fits the CI budget: FB_CI_START (epoch s) +
 # FB_CI_BUDGET (s) against 1.3x this machine's baseline perf build time
 # plus 15 minutes of arm switch and guests.
-lockstat_go() {
+lockstat_go() {	# prints why when it says no
 	local b p est now
 	b=$(scripts/kernel-build.sh --print baseline lockstat) p=$(scripts/kernel-build.sh --print patched lockstat)
 	case "${FB_LOCKSTAT:-1}" in
@@ -85,6 +85,7 @@ lockstat_go() {
 		"(${FB_CI_BUDGET:-3600}s, $(( now - ${FB_CI_START:-$now} ))s used); FB_LOCKSTAT=1 make test runs them"
 	return 1
 }
+echo "# time: $(date -u +%T), the perf-flavour checks done"
 lockstat_go || exit 0
 bls=$(kernel baseline lockstat)
 pls=$(kernel patched lockstat)
@@ -104,3 +105,4 @@ if grep -q '^0006-' kernel-patches/folio-pool/series; then
 		grep -E '^(not )?ok|SKIP|^#' || nok "bpftrace-test (lockdep) ran"
 fi
 [ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
+echo "# time: $(date -u +%T), the lockstat-flavour checks done"
