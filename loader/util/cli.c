@@ -42,6 +42,8 @@ struct look {
 static void look_in(const struct argp *a, struct look *l)
 {
 	for (const struct argp_option *o = a->options; o && !opt_end(o); o++) {
+		if (o->flags & OPTION_DOC)
+			continue;
 		if (l->lng ? !o->name || strncmp(o->name, l->name, l->len) :
 			     !opt_short(o) || o->key != (unsigned char)l->name[0])
 			continue;
