@@ -22,9 +22,6 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define FB_MAX_SITES	4
-#define FB_MAX_DEREF	4
-
 /* kmalloc call-site ranges [lo, hi) -> histogram slot */
 const volatile __u64 site_lo[FB_MAX_SITES];
 const volatile __u64 site_hi[FB_MAX_SITES];
@@ -55,7 +52,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FB_MAX_INFLIGHT);
 	__type(key, u32);
 	__type(value, struct fb_cstart);
 } cstart SEC(".maps");

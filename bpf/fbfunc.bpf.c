@@ -10,10 +10,13 @@
  * time, and on exit one atomic add into the histogram plus the per-CPU
  * count/sum/min/max.
  *
- * Lock primitives are deliberately not hooked here: attaching trampolines
- * to functions that other CPUs execute constantly (_raw_spin_lock, ...)
- * faulted guests under TCG.  Lock rows use lockdep's tracepoints instead
- * (fbcont.bpf.c).
+ * Lock functions are not hooked through this object: an fentry+fexit pair
+ * on functions that other CPUs execute constantly (_raw_spin_lock, ...)
+ * faulted guests under TCG.  Lock rows take hold times from fblock.bpf.c
+ * (one program per lock function, fexit on acquire or fentry on release,
+ * and under TCG only with one vCPU) and wait times from the
+ * lock:contention_begin/end raw tracepoints (fbcont.bpf.c).  lockdep's
+ * lock:lock_acquire/release tracepoints are not used (see fbcont.bpf.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,7 +40,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FB_MAX_INFLIGHT);
 	__type(key, struct fb_start_key);
 	__type(value, struct fb_start);
 } starts SEC(".maps");

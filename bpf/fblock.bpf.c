@@ -42,7 +42,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FB_MAX_INFLIGHT);
 	__type(key, struct fb_start_key);
 	__type(value, u64);
 } held SEC(".maps");

@@ -181,7 +181,7 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int 
 		return NULL;
 	l->ctl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_lock_ctl", 4, 4, 1, NULL);
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
-				    sizeof(struct fb_start_key), 8, 16384, NULL);
+				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
 		snprintf(w[i].method, sizeof(w[i].method), "fexit+fentry");

@@ -101,7 +101,7 @@ static int create_maps(struct fb_session *s)
 				       FB_MAX_WATCHED, NULL);
 	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
 				      sizeof(struct fb_start_key), sizeof(struct fb_start),
-				      16384, NULL);
+				      FB_MAX_INFLIGHT, NULL);
 	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 ||
 	    s->starts_fd < 0) {
 		fb_err("cannot create BPF maps: %s (are you root? BPF syscall disabled?)",
@@ -456,13 +456,13 @@ static int open_cont(struct fb_session *s, int want_cont)
 		struct row *r = &s->rows[i];
 		uint64_t lo, hi;
 
-		if (r->def->kind == FB_CALLSITE && nsites < 4 &&
+		if (r->def->kind == FB_CALLSITE && nsites < FB_MAX_SITES &&
 		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
 			c->rodata->site_lo[nsites] = lo;
 			c->rodata->site_hi[nsites] = hi;
 			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
 		}
-		if (r->def->inst_deref && nderef < 4 &&
+		if (r->def->inst_deref && nderef < FB_MAX_DEREF &&
 		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
 			c->rodata->deref_addr[nderef++] = lo;
 	}
@@ -499,7 +499,7 @@ static uint64_t deref(struct fb_session *s, const char *sym)
 			usleep(1000);	/* any syscall of ours triggers it */
 		bpf_link__destroy(l);
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < FB_MAX_DEREF; i++)
 		if (s->cont->rodata->deref_addr[i] == addr)
 			return s->cont->bss->deref_val[i];
 	return 0;
