@@ -50,7 +50,7 @@ static __always_inline int on_entry(u64 arg0)
 	struct fb_start_key key = { .tid = (u32)bpf_get_current_pid_tgid(), .slot = slot };
 	struct fb_start start = { .arg0 = arg0 };
 
-	if (filter && !bpf_map_lookup_elem(&watched, &arg0))
+	if (!enabled() || (filter && !bpf_map_lookup_elem(&watched, &arg0)))
 		return 0;
 	start.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&starts, &key, &start, BPF_ANY);

@@ -27,12 +27,12 @@ struct fb_lock_watch {
 
 /*
  * Attaches what the watches need, sharing the histogram maps hist_fd and
- * stats_fd, disabled (see fb_locks_enable).  Fills each watch's ok, method,
- * symbol or reason.  Returns NULL when nothing could be attached.
+ * stats_fd and the enabled flag's map ctl_fd (holds start only while it is
+ * set; fbrecord.bpf.h).  Fills each watch's ok, method, symbol or reason.
+ * Returns NULL when nothing could be attached.
  */
-struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd);
-/* The programs' enabled flag: holds start only while it is set. */
-void fb_locks_enable(struct fb_locks *l, int on);
+struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd,
+			       int ctl_fd);
 /* Detaches everything (NULL is fine). */
 void fb_locks_close(struct fb_locks *l);
 

@@ -10,10 +10,15 @@
  * optional pointer read by a raw tracepoint program, a BTF member offset)
  * and get hold histograms from locks.c and wait histograms from fbcont's
  * contention programs; where that cannot attach they fall back to their
- * class in /proc/lock_stat (zeroed when the session opens) on LOCK_STAT
- * kernels.
+ * class in /proc/lock_stat (zeroed when recording is first enabled) on
+ * LOCK_STAT kernels.
  * Tracepoint rows (contention, kmalloc call sites) use fbcont, which also
  * loads on kernels that refuse tracing programs.
+ *
+ * Every object shares one enabled flag (fbrecord.bpf.h): a session opens
+ * with it clear, so loading and attaching (the verifier's push_stack, BPF
+ * links, ...) are never counted, and fb_session_enable() sets it for the
+ * measured phases.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -54,7 +59,8 @@ struct inst {
 struct fb_session {
 	struct fb_ksyms *ks;
 	struct btf *btf;
-	int hist_fd, stats_fd, watched_fd, starts_fd;
+	int hist_fd, stats_fd, watched_fd, ctl_fd, starts_fd;	/* shared maps */
+	int started;			/* recording was enabled once */
 	uint64_t *hist;
 	struct fbcont_bpf *cont;
 	struct fb_locks *locks;
@@ -99,10 +105,11 @@ static int create_maps(struct fb_session *s)
 				     sizeof(struct fb_stat), FB_MAX_SLOTS, NULL);
 	s->watched_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_watched", 8, 4,
 				       FB_MAX_WATCHED, NULL);
+	s->ctl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_ctl", 4, 4, 1, NULL);
 	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
 				      sizeof(struct fb_start_key), sizeof(struct fb_start),
 				      FB_MAX_INFLIGHT, NULL);
-	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 ||
+	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 || s->ctl_fd < 0 ||
 	    s->starts_fd < 0) {
 		fb_err("cannot create BPF maps: %s (are you root? BPF syscall disabled?)",
 		       strerror(errno));
@@ -159,6 +166,7 @@ static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 	if (bpf_map__reuse_fd(k->maps.hist, s->hist_fd) ||
 	    bpf_map__reuse_fd(k->maps.stats, s->stats_fd) ||
 	    bpf_map__reuse_fd(k->maps.watched, s->watched_fd) ||
+	    bpf_map__reuse_fd(k->maps.ctl, s->ctl_fd) ||
 	    bpf_map__reuse_fd(k->maps.starts, s->starts_fd))
 		return -errno;
 	return 0;
@@ -408,7 +416,7 @@ static void attach_locks(struct fb_session *s)
 	}
 	if (!n)
 		return;
-	s->locks = fb_locks_open(w, n, s->hist_fd, s->stats_fd);
+	s->locks = fb_locks_open(w, n, s->hist_fd, s->stats_fd, s->ctl_fd);
 	for (int i = 0; i < n; i++) {
 		struct row *r = rows[i];
 
@@ -473,6 +481,8 @@ static int open_cont(struct fb_session *s, int want_cont)
 	err = bpf_map__reuse_fd(c->maps.hist, s->hist_fd);
 	if (!err)
 		err = bpf_map__reuse_fd(c->maps.stats, s->stats_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(c->maps.ctl, s->ctl_fd);
 	if (!err)
 		err = fbcont_bpf__load(c);
 	if (err) {
@@ -576,24 +586,6 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 	}
 }
 
-/*
- * Forget what the probes saw while the session was being set up: loading
- * each instance runs the verifier (push_stack), creates BPF links, etc.
- */
-static void zero_counts(struct fb_session *s)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct fb_stat *zero = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*zero));
-	uint64_t next;
-
-	memset(s->hist, 0, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
-	for (unsigned int slot = 0; zero && slot < FB_MAX_SLOTS; slot++)
-		bpf_map_update_elem(s->stats_fd, &slot, zero, BPF_ANY);
-	free(zero);
-	while (s->cont && !bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), NULL, &next))
-		bpf_map_delete_elem(bpf_map__fd(s->cont->maps.cont), &next);
-}
-
 struct fb_session *fb_session_open(const char *const *pat, int npat)
 {
 	struct fb_session *s = calloc(1, sizeof(*s));
@@ -628,17 +620,25 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 	}
 	attach_tracepoints(s);
 	attach_locks(s);
-	zero_counts(s);
-	if (!access("/proc/lock_stat", W_OK))
-		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
-	fb_locks_enable(s->locks, 1);
 	active = s;
-	return s;
+	return s;	/* recording disabled: nothing of the setup is counted */
 }
 
+/*
+ * The enabled flag of every program (fbrecord.bpf.h).  The first time it is
+ * set, /proc/lock_stat (LOCK_STAT kernels) is zeroed too, so the lock_stat
+ * rows also count from the first measured phase on.
+ */
 void fb_session_enable(struct fb_session *s, int on)
 {
-	fb_locks_enable(s->locks, on);
+	unsigned int zero = 0, v = on ? 1 : 0;
+
+	if (!s)
+		return;
+	if (on && !s->started && !access("/proc/lock_stat", W_OK))
+		fb_write_file("/proc/lock_stat", "0\n");
+	s->started |= on;
+	bpf_map_update_elem(s->ctl_fd, &zero, &v, BPF_ANY);
 }
 
 int fb_session_attached(const struct fb_session *s)

@@ -303,8 +303,11 @@ int cmd_run(int argc, char **argv)
 	}
 	fb_info("%d probes attached", fb_session_attached(s));
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
-	for (int i = 0; i < o.nwl && !fb_stop; i++)
+	for (int i = 0; i < o.nwl && !fb_stop; i++) {
+		fb_session_enable(s, 1);	/* the measured phase: the workload's run */
 		run_workload(fb_workload_find(o.wl[i]), &o.params, &r->workloads[r->nworkloads++]);
+		fb_session_enable(s, 0);
+	}
 	fb_session_collect(s, r);
 	fb_session_close(s);
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
