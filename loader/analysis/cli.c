@@ -158,7 +158,7 @@ int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a)
 
 	memset(c, 0, sizeof(*c));
 	if (fb_cmp_open(c, a->nops, (char **)a->ops, a->base_arm, a->new_arm, a->alpha,
-			a->min_effect, err, sizeof(err))) {
+			a->min_effect, 0, err, sizeof(err))) {
 		fb_one_line(err);
 		fb_err("%s: %s", a->cmd, err);
 		return 2;

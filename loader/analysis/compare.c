@@ -95,7 +95,7 @@ int fb_cmp_summary(FILE *f, const char *dir, const char *base_arm, const char *n
 	int ret;
 
 	ret = fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
-			  FB_CMP_DEFAULT_MIN_EFFECT, err, sizeof(err));
+			  FB_CMP_DEFAULT_MIN_EFFECT, 0, err, sizeof(err));
 	if (ret) {
 		fb_one_line(err);
 		fb_err("summary: %s", err);

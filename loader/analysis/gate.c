@@ -393,7 +393,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 	struct fb_cmp c;
 
 	if (fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
-			FB_CMP_DEFAULT_MIN_EFFECT, err, sizeof(err))) {
+			FB_CMP_DEFAULT_MIN_EFFECT, 0, err, sizeof(err))) {
 		fb_one_line(err);
 		fb_err("gate: %s", err);
 		d = FB_SEQ_UNKNOWN;
