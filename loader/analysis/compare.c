@@ -11,11 +11,6 @@
 #include "util/cli.h"
 #include "util/util.h"
 
-struct compare_env {
-	struct fb_cmp_args ca;
-	enum fb_fmt fmt;
-};
-
 static const struct argp_option compare_options[] = {
 	{ "format", 'f', "FMT", 0, "text (default), md or csv", 0 },
 	{ 0 },
@@ -36,25 +31,15 @@ static int parse_format(const char *s, enum fb_fmt *fmt)
 
 static error_t compare_parse(int key, char *arg, struct argp_state *state)
 {
-	struct compare_env *e = state->input;
+	enum fb_fmt *fmt = state->input;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &e->ca;
+	if (key != 'f')
+		return ARGP_ERR_UNKNOWN;
+	if (!parse_format(arg, fmt))
 		return 0;
-	case 'f':
-		if (!parse_format(arg, &e->fmt))
-			return 0;
-		fb_err("compare: unknown --format '%s' (text, md or csv)", arg);
-		return EINVAL;
-	}
-	return ARGP_ERR_UNKNOWN;
+	fb_err("compare: unknown --format '%s' (text, md or csv)", arg);
+	return EINVAL;
 }
-
-static const struct argp_child compare_children[] = {
-	{ &fb_cmp_effect_argp, 0, NULL, 0 },
-	{ 0 },
-};
 
 static const struct argp compare_argp = {
 	compare_options, compare_parse, "BASE NEW\nAB_DIR",
@@ -63,27 +48,25 @@ static const struct argp compare_argp = {
 	"an `foliobench ab` directory, whose baseline/ is compared with its patched/."
 	"\vThe statistics and the verdicts: docs/compare.md.  Exit status 0, or 2 on bad "
 	"input (one line on stderr).",
-	compare_children, NULL, NULL,
+	NULL, NULL, NULL,
 };
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_env e = {
-		.ca = { .cmd = "compare", .alpha = FB_CMP_DEFAULT_ALPHA, .alpha_max = 0.5,
-			.min_effect = FB_CMP_DEFAULT_MIN_EFFECT },
-		.fmt = FB_FMT_TEXT,
-	};
+	struct fb_cmp_args ca = FB_CMP_ARGS("compare");
+	enum fb_fmt fmt = FB_FMT_TEXT;
 	struct fb_cmp c;
-	int r = fb_argp_parse(&compare_argp, argc, argv, NULL, &e);
+	int r = fb_argp_parse_shared(&compare_argp, &fmt, &fb_cmp_effect_argp, &ca, argc, argv,
+				     NULL);
 
 	if (r)
 		return r == 1 ? 0 : 2;
-	if (fb_cmp_open_args(&c, &e.ca)) {
+	if (fb_cmp_open_args(&c, &ca)) {
 		fb_cmp_free(&c);
 		return 2;
 	}
-	fb_cmp_print_header(stdout, &c, e.fmt);
-	fb_cmp_print(stdout, &c, e.fmt);
+	fb_cmp_print_header(stdout, &c, fmt);
+	fb_cmp_print(stdout, &c, fmt);
 	fb_cmp_free(&c);
 	return fflush(stdout) ? 2 : 0;
 }

@@ -31,9 +31,9 @@ int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
  * What compare, report and gate share on the command line: --alpha/-a,
  * --base-arm, --new-arm, --allow-param-diff and the operands (BASE NEW, or
  * one ab directory), in fb_cmp_argp; fb_cmp_effect_argp adds --min-effect/-e
- * (compare and report).  A command puts one of them among its argp
- * children with a struct fb_cmp_args (defaults set) as the child's input,
- * parses with fb_argp_parse(), then opens with fb_cmp_open_args().
+ * (compare and report).  A command parses with fb_argp_parse_shared(), one
+ * of them as the shared table and a struct fb_cmp_args (defaults set) as its
+ * input, then opens with fb_cmp_open_args().
  */
 struct fb_cmp_args {
 	const char *cmd;	/* "compare", "report", "gate": for messages */
@@ -43,6 +43,10 @@ struct fb_cmp_args {
 	char *ops[2];		/* the operands */
 	int nops;
 };
+
+/* compare's and report's defaults */
+#define FB_CMP_ARGS(name)	{ .cmd = (name), .alpha = FB_CMP_DEFAULT_ALPHA, \
+				  .alpha_max = 0.5, .min_effect = FB_CMP_DEFAULT_MIN_EFFECT }
 
 struct argp;
 extern const struct argp fb_cmp_argp;

@@ -222,11 +222,7 @@ static error_t gate_parse(int key, char *arg, struct argp_state *state)
 	struct gate_cli *g = state->input;
 	int r;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &g->ca;
-		return 0;
-	case ARGP_KEY_SUCCESS:
+	if (key == ARGP_KEY_SUCCESS) {
 		g->o.alpha = g->sq.alpha = g->ca.alpha;
 		g->o.allow_missing = g->allow;
 		return 0;
@@ -234,11 +230,6 @@ static error_t gate_parse(int key, char *arg, struct argp_state *state)
 	r = gate_opt(g, key, arg);
 	return r > 0 ? ARGP_ERR_UNKNOWN : r ? EINVAL : 0;
 }
-
-static const struct argp_child gate_children[] = {
-	{ &fb_cmp_argp, 0, NULL, 0 },
-	{ 0 },
-};
 
 static const struct argp gate_argp = {
 	gate_options, gate_parse, "BASE NEW\nAB_DIR",
@@ -253,7 +244,7 @@ static const struct argp gate_argp = {
 	"           icount rounds: " FB_GATE_METRICS_ICOUNT "\n"
 	"  p50      " GATE_P50 "\n"
 	"  tail     " GATE_TAIL,
-	gate_children, NULL, NULL,
+	NULL, NULL, NULL,
 };
 
 /* Exit 2 when nothing gated can decide; one line on stderr. */
@@ -433,7 +424,7 @@ int cmd_gate(int argc, char **argv)
 	int ret, k = 0;
 	struct fb_cmp c;
 
-	ret = fb_argp_parse(&gate_argp, argc, argv, NULL, &g);
+	ret = fb_argp_parse_shared(&gate_argp, &g, &fb_cmp_argp, &g.ca, argc, argv, NULL);
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	ret = 2;

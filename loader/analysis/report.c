@@ -507,11 +507,6 @@ static int is_per_patch(const char *dir)
 	return fb_fmt(p, sizeof(p), "%s/per-patch.json", dir) > 0 && access(p, R_OK) == 0;
 }
 
-struct report_env {
-	struct fb_cmp_args ca;
-	const char *out;
-};
-
 static const struct argp_option report_options[] = {
 	{ "out", 'o', "DIR", 0, "where report.md, report.html and hist-*.svg go (AB_DIR "
 	  "itself; for BASE NEW: results/report-BASE-vs-NEW)", 0 },
@@ -520,23 +515,13 @@ static const struct argp_option report_options[] = {
 
 static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
-	struct report_env *e = state->input;
+	const char **out = state->input;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &e->ca;
-		return 0;
-	case 'o':
-		e->out = arg;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
+	if (key != 'o')
+		return ARGP_ERR_UNKNOWN;
+	*out = arg;
+	return 0;
 }
-
-static const struct argp_child report_children[] = {
-	{ &fb_cmp_effect_argp, 0, NULL, 0 },
-	{ 0 },
-};
 
 static const struct argp report_argp = {
 	report_options, report_parse, "AB_DIR\nBASE NEW",
@@ -546,30 +531,29 @@ static const struct argp report_argp = {
 	"which patch moved which metric."
 	"\vExit status 0, or 2 on bad input or when a file cannot be written (one line on "
 	"stderr).",
-	report_children, NULL, NULL,
+	NULL, NULL, NULL,
 };
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_env e = {
-		.ca = { .cmd = "report", .alpha = FB_CMP_DEFAULT_ALPHA, .alpha_max = 0.5,
-			.min_effect = FB_CMP_DEFAULT_MIN_EFFECT },
-	};
+	struct fb_cmp_args ca = FB_CMP_ARGS("report");
 	char dir[600], cmd[2048], when[64];
 	struct rctx x = { .cmd = cmd, .when = when };
+	const char *out = NULL;
 	struct fb_cmp c;
 	time_t now = time(NULL);
-	int ret = fb_argp_parse(&report_argp, argc, argv, NULL, &e);
+	int ret = fb_argp_parse_shared(&report_argp, &out, &fb_cmp_effect_argp, &ca, argc, argv,
+				       NULL);
 
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	join_cmd(argc, argv, cmd, sizeof(cmd));
-	if (e.ca.nops == 1 && is_per_patch(e.ca.ops[0]))
-		return fb_attrib_report(e.ca.ops[0], e.out, e.ca.alpha, e.ca.min_effect, cmd);
+	if (ca.nops == 1 && is_per_patch(ca.ops[0]))
+		return fb_attrib_report(ca.ops[0], out, ca.alpha, ca.min_effect, cmd);
 	ret = 2;
-	if (fb_cmp_open_args(&c, &e.ca))
+	if (fb_cmp_open_args(&c, &ca))
 		goto out;
-	out_dir(&c, e.out, &e.ca, dir, sizeof(dir));
+	out_dir(&c, out, &ca, dir, sizeof(dir));
 	if (fb_mkdir_p(dir)) {
 		fb_err("report: cannot create %s: %s", dir, strerror(errno));
 		goto out;

@@ -4,7 +4,6 @@
  * on the running kernel, and every workload with its parameters.
  */
 #include <argp.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -25,15 +24,10 @@ static error_t list_parse(int key, char *arg, struct argp_state *state)
 {
 	int *probe = state->input;
 
-	switch (key) {
-	case OPT_NO_PROBE:
-		*probe = 0;
-		return 0;
-	case ARGP_KEY_ARG:
-		fb_err("list: unexpected argument '%s' (see foliobench list --help)", arg);
-		return EINVAL;
-	}
-	return ARGP_ERR_UNKNOWN;
+	if (key != OPT_NO_PROBE)
+		return ARGP_ERR_UNKNOWN;
+	*probe = 0;
+	return 0;
 }
 
 static const struct argp list_argp = {

@@ -133,7 +133,8 @@ static int bad_token(const struct argp *a, int argc, char **argv, int i, char *w
 
 /*
  * getopt stops at the token it refused: the one before next, or, inside a
- * cluster of short options (-xq), the one at next.
+ * cluster of short options (-xq), the one at next.  An operand no parser
+ * took stops the parse at itself.
  */
 static void say_bad_option(const struct argp *a, const char *cmd, int argc, char **argv,
 			   int next)
@@ -141,20 +142,25 @@ static void say_bad_option(const struct argp *a, const char *cmd, int argc, char
 	char why[160];
 
 	if (bad_token(a, argc, argv, next - 1, why, sizeof(why)) &&
-	    bad_token(a, argc, argv, next, why, sizeof(why)))
-		fb_fmt(why, sizeof(why), "bad option near '%s'",
-		       next > 0 && next <= argc ? argv[next - 1] : "?");
+	    bad_token(a, argc, argv, next, why, sizeof(why))) {
+		if (next > 0 && next < argc && argv[next][0] != '-')
+			fb_fmt(why, sizeof(why), "unexpected argument '%s'", argv[next]);
+		else
+			fb_fmt(why, sizeof(why), "bad option near '%s'",
+			       next > 0 && next <= argc ? argv[next - 1] : "?");
+	}
 	fb_err("%s: %s (see foliobench %s --help)", cmd, why, cmd);
 }
 
 /* ---- the parse ---- */
 
 struct top {
-	void *input;
+	const struct argp *shared;
+	void *input, *shared_input;
 	int next;		/* where the parse stopped, on an error */
 };
 
-/* Above the command's own argp: hands it its input, notes where an error stopped. */
+/* Above the command's argps: hands each its input, notes where an error stopped. */
 static error_t top_parse(int key, char *arg, struct argp_state *state)
 {
 	struct top *t = state->input;
@@ -162,6 +168,8 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case ARGP_KEY_INIT:
 		state->child_inputs[0] = t->input;
+		if (t->shared)	/* child_inputs has a slot per child */
+			state->child_inputs[1] = t->shared_input;
 		return 0;
 	case ARGP_KEY_ERROR:
 		t->next = state->next;
@@ -170,11 +178,12 @@ static error_t top_parse(int key, char *arg, struct argp_state *state)
 	return ARGP_ERR_UNKNOWN;
 }
 
-int fb_argp_parse(const struct argp *a, int argc, char **argv, int *idx, void *input)
+int fb_argp_parse_shared(const struct argp *a, void *input, const struct argp *shared,
+			 void *shared_input, int argc, char **argv, int *idx)
 {
-	const struct argp_child kids[] = { { a, 0, NULL, 0 }, { 0 } };
+	const struct argp_child kids[] = { { a, 0, NULL, 0 }, { shared, 0, NULL, 0 }, { 0 } };
 	const struct argp top = { NULL, top_parse, NULL, NULL, kids, NULL, NULL };
-	struct top t = { .input = input };
+	struct top t = { .shared = shared, .input = input, .shared_input = shared_input };
 	const char *cmd = argc > 0 ? argv[0] : "?";
 	int nerr = fb_err_count(), ret;
 	char name[64];
@@ -182,7 +191,7 @@ int fb_argp_parse(const struct argp *a, int argc, char **argv, int *idx, void *i
 
 	fb_fmt(name, sizeof(name), "foliobench %s", cmd);
 	if (wants_help(argc, argv)) {
-		argp_help(a, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK, name);
+		argp_help(&top, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK, name);
 		return 1;
 	}
 	av = calloc((size_t)argc + 1, sizeof(*av));
@@ -195,9 +204,14 @@ int fb_argp_parse(const struct argp *a, int argc, char **argv, int *idx, void *i
 	ret = argp_parse(&top, argc, av, ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_NO_ERRS |
 			 ARGP_IN_ORDER, idx, &t);
 	if (ret && fb_err_count() == nerr)	/* getopt's refusal: nothing said yet */
-		say_bad_option(a, cmd, argc, av, t.next);
+		say_bad_option(&top, cmd, argc, av, t.next);
 	free(av);
 	return ret ? 2 : 0;
+}
+
+int fb_argp_parse(const struct argp *a, int argc, char **argv, int *idx, void *input)
+{
+	return fb_argp_parse_shared(a, input, NULL, NULL, argc, argv, idx);
 }
 
 int fb_opt_uint(const char *cmd, const char *opt, const char *arg, unsigned long long min,
