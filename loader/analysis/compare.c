@@ -42,12 +42,10 @@ static error_t compare_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp compare_argp = {
-	compare_options, compare_parse, "BASE NEW\nAB_DIR",
-	"Compares two sides of rounds, metric by metric, with a verdict for each.  BASE and "
-	"NEW are each a results file or a directory of rounds (*.json, recursively); AB_DIR is "
-	"an `foliobench ab` directory, whose baseline/ is compared with its patched/."
-	"\vThe statistics and the verdicts: docs/compare.md.  Exit status 0, or 2 on bad "
-	"input (one line on stderr).",
+	compare_options, compare_parse, FB_CMP_ARGS_DOC,
+	"Compares two sides of rounds, metric by metric, with a verdict for each.  "
+	FB_CMP_OPERANDS_DOC "\vThe statistics and the verdicts: docs/compare.md.  Exit status "
+	"0, or 2 on bad input (one line on stderr).",
 	NULL, NULL, NULL,
 };
 

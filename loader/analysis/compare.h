@@ -44,6 +44,12 @@ struct fb_cmp_args {
 	int nops;
 };
 
+/* The operands of compare, report and gate, for their --help */
+#define FB_CMP_ARGS_DOC		"BASE NEW\nAB_DIR"
+#define FB_CMP_OPERANDS_DOC	"BASE and NEW are each a results file or a directory of " \
+	"rounds (*.json, recursively); AB_DIR is an `foliobench ab` directory: its baseline/ " \
+	"is BASE and its patched/ is NEW."
+
 /* compare's and report's defaults */
 #define FB_CMP_ARGS(name)	{ .cmd = (name), .alpha = FB_CMP_DEFAULT_ALPHA, \
 				  .alpha_max = 0.5, .min_effect = FB_CMP_DEFAULT_MIN_EFFECT }

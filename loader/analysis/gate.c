@@ -232,12 +232,12 @@ static error_t gate_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp gate_argp = {
-	gate_options, gate_parse, "BASE NEW\nAB_DIR",
+	gate_options, gate_parse, FB_CMP_ARGS_DOC,
 	"The CI regression gate: passes when every gated metric of NEW is shown to be no "
 	"worse than BASE by more than --max-regression, fails on a significant regression "
 	"beyond it or on lost data (a gated metric BASE has is missing in NEW), and is "
-	"unknown otherwise (too noisy or too few rounds: not shown safe).  The rules: "
-	"docs/compare.md."
+	"unknown otherwise (too noisy or too few rounds: not shown safe).  " FB_CMP_OPERANDS_DOC
+	"  The rules: docs/compare.md."
 	"\vExit status: 0 pass, 1 fail, 2 unusable input (one line on stderr), 3 unknown.\n"
 	"--metrics presets:\n"
 	"  default  " GATE_DEFAULT_METRICS "\n"

@@ -524,13 +524,12 @@ static error_t report_parse(int key, char *arg, struct argp_state *state)
 }
 
 static const struct argp report_argp = {
-	report_options, report_parse, "AB_DIR\nBASE NEW",
+	report_options, report_parse, FB_CMP_ARGS_DOC,
 	"Writes the comparison of `foliobench compare` as report.md and a self-contained "
 	"report.html (inline CSS and SVG), with per-probe histograms of BASE and NEW overlaid, "
-	"and what each arm ran on.  An `ab --per-patch` directory gets the attribution report: "
-	"which patch moved which metric."
-	"\vExit status 0, or 2 on bad input or when a file cannot be written (one line on "
-	"stderr).",
+	"and what each arm ran on.  " FB_CMP_OPERANDS_DOC "  An `ab --per-patch` directory "
+	"gets the attribution report instead: which patch moved which metric.\vExit status 0, "
+	"or 2 on bad input or when a file cannot be written (one line on stderr).",
 	NULL, NULL, NULL,
 };
 

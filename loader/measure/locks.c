@@ -47,9 +47,10 @@ static const struct lock_fn {
 
 #define NFNS ((int)(sizeof(lock_fns) / sizeof(lock_fns[0])))
 
-/* the maps every program shares: the session's (hist, stats, ctl) and held */
+/* the maps every program shares: the session's record maps and held */
 struct fb_locks {
-	int hist_fd, stats_fd, ctl_fd, held_fd;
+	const struct fb_record *rec;
+	int held_fd;
 	struct fblock_bpf *skel[NFNS];
 };
 
@@ -94,11 +95,7 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 				  false);
 	err = bpf_program__set_attach_target(p, 0, fn);
 	if (!err)
-		err = bpf_map__reuse_fd(k->maps.hist, l->hist_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.stats, l->stats_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.ctl, l->ctl_fd);
+		err = fb_record_reuse(l->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
 	if (!err)
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
 	if (!err)
@@ -162,8 +159,7 @@ static int tcg_smp(void)
 	return n > 0 && strstr(buf, "QEMU TCG CPU") && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
-struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd,
-			       int ctl_fd)
+struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_record *rec)
 {
 	struct fb_locks *l;
 	int any = 0;
@@ -179,9 +175,7 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int 
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->hist_fd = hist_fd;
-	l->stats_fd = stats_fd;
-	l->ctl_fd = ctl_fd;
+	l->rec = rec;
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
 				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {

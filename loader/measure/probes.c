@@ -25,7 +25,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -39,6 +38,7 @@
 #include "measure/ksyms.h"
 #include "measure/locks.h"
 #include "measure/probes.h"
+#include "measure/record.h"
 
 #define MAX_INST 48
 
@@ -59,9 +59,9 @@ struct inst {
 struct fb_session {
 	struct fb_ksyms *ks;
 	struct btf *btf;
-	int hist_fd, stats_fd, watched_fd, ctl_fd, starts_fd;	/* shared maps */
+	struct fb_record rec;		/* the maps every object records into */
+	int watched_fd, starts_fd;	/* fbfunc's, shared by its instances */
 	int started;			/* recording was enabled once */
-	uint64_t *hist;
 	struct fbcont_bpf *cont;
 	struct fb_locks *locks;
 	struct inst inst[MAX_INST];
@@ -96,29 +96,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int create_maps(struct fb_session *s)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mm, .map_flags = BPF_F_MMAPABLE);
-	size_t hist_len = (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t);
-
-	s->hist_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_hist", 4, 8,
-				    FB_MAX_SLOTS * FB_NBUCKETS, &mm);
-	s->stats_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "fb_stats", 4,
-				     sizeof(struct fb_stat), FB_MAX_SLOTS, NULL);
+	if (fb_record_create(&s->rec))
+		return -1;
 	s->watched_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_watched", 8, 4,
 				       FB_MAX_WATCHED, NULL);
-	s->ctl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_ctl", 4, 4, 1, NULL);
 	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
 				      sizeof(struct fb_start_key), sizeof(struct fb_start),
 				      FB_MAX_INFLIGHT, NULL);
-	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 || s->ctl_fd < 0 ||
-	    s->starts_fd < 0) {
-		fb_err("cannot create BPF maps: %s (are you root? BPF syscall disabled?)",
-		       strerror(errno));
-		return -1;
-	}
-	s->hist = mmap(NULL, hist_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->hist_fd, 0);
-	if (s->hist == MAP_FAILED) {
-		s->hist = NULL;
-		fb_err("cannot mmap the histogram map: %s", strerror(errno));
+	if (s->watched_fd < 0 || s->starts_fd < 0) {
+		fb_err("cannot create BPF maps: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -163,13 +149,13 @@ static const char *errno_hint(int err)
 
 static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 {
-	if (bpf_map__reuse_fd(k->maps.hist, s->hist_fd) ||
-	    bpf_map__reuse_fd(k->maps.stats, s->stats_fd) ||
-	    bpf_map__reuse_fd(k->maps.watched, s->watched_fd) ||
-	    bpf_map__reuse_fd(k->maps.ctl, s->ctl_fd) ||
-	    bpf_map__reuse_fd(k->maps.starts, s->starts_fd))
-		return -errno;
-	return 0;
+	int err = fb_record_reuse(&s->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
+
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.watched, s->watched_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.starts, s->starts_fd);
+	return err;
 }
 
 /* One attempt with one method; returns 0 or -errno. */
@@ -416,7 +402,7 @@ static void attach_locks(struct fb_session *s)
 	}
 	if (!n)
 		return;
-	s->locks = fb_locks_open(w, n, s->hist_fd, s->stats_fd, s->ctl_fd);
+	s->locks = fb_locks_open(w, n, &s->rec);
 	for (int i = 0; i < n; i++) {
 		struct row *r = rows[i];
 
@@ -478,11 +464,7 @@ static int open_cont(struct fb_session *s, int want_cont)
 	bpf_program__set_autoload(c->progs.fb_kmalloc, nsites > 0);
 	bpf_program__set_autoload(c->progs.fb_cont_begin, want_cont);
 	bpf_program__set_autoload(c->progs.fb_cont_end, want_cont);
-	err = bpf_map__reuse_fd(c->maps.hist, s->hist_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(c->maps.stats, s->stats_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(c->maps.ctl, s->ctl_fd);
+	err = fb_record_reuse(&s->rec, c->maps.hist, c->maps.stats, c->maps.ctl);
 	if (!err)
 		err = fbcont_bpf__load(c);
 	if (err) {
@@ -631,14 +613,12 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
  */
 void fb_session_enable(struct fb_session *s, int on)
 {
-	unsigned int zero = 0, v = on ? 1 : 0;
-
 	if (!s)
 		return;
 	if (on && !s->started && !access("/proc/lock_stat", W_OK))
 		fb_write_file("/proc/lock_stat", "0\n");
 	s->started |= on;
-	bpf_map_update_elem(s->ctl_fd, &zero, &v, BPF_ANY);
+	fb_record_enable(&s->rec, on);
 }
 
 int fb_session_attached(const struct fb_session *s)
@@ -648,31 +628,6 @@ int fb_session_attached(const struct fb_session *s)
 	for (int i = 0; i < s->nrows; i++)
 		n += s->rows[i].res.status == FB_ATTACHED;
 	return n;
-}
-
-static void read_slot(struct fb_session *s, int slot, struct fb_hist *h)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct fb_stat *per = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*per));
-	unsigned int key = (unsigned int)slot;
-
-	for (unsigned int i = 0; i < FB_NBUCKETS; i++)
-		h->buckets[i] = s->hist[(size_t)slot * FB_NBUCKETS + i];
-	if (!per || bpf_map_lookup_elem(s->stats_fd, &key, per)) {
-		free(per);
-		return;
-	}
-	for (int c = 0; c < ncpu; c++) {
-		if (!per[c].count)
-			continue;
-		if (!h->count || per[c].min < h->min)
-			h->min = per[c].min;
-		if (per[c].max > h->max)
-			h->max = per[c].max;
-		h->count += per[c].count;
-		h->sum += per[c].sum;
-	}
-	free(per);
 }
 
 static void collect_contention(struct fb_session *s, struct fb_result *res)
@@ -720,12 +675,12 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			continue;
 		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
 		if (bpf) {
-			read_slot(active, r->slot[0], &h);
+			fb_record_read(&active->rec, r->slot[0], &h);
 			phase_set(ops, phase, d->name, "", &h);
 		}
 		if (bpf && r->res.nstats > 2) {
 			memset(&h, 0, sizeof(h));
-			read_slot(active, r->slot[2], &h);
+			fb_record_read(&active->rec, r->slot[2], &h);
 			phase_set(ops, phase, d->name, "_read", &h);
 		}
 		memset(&h, 0, sizeof(h));
@@ -749,7 +704,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 			memset(&r->res.stats[j].h, 0, sizeof(r->res.stats[j].h));
 			memcpy(r->res.stats[j].h.unit, unit, sizeof(unit));
 			if (r->res.status == FB_ATTACHED)
-				read_slot(s, r->slot[j], &r->res.stats[j].h);
+				fb_record_read(&s->rec, r->slot[j], &r->res.stats[j].h);
 		}
 	}
 	collect_lock_stat(s);
@@ -766,9 +721,8 @@ void fb_session_close(struct fb_session *s)
 	for (int i = 0; i < s->ninst; i++)
 		fbfunc_bpf__destroy(s->inst[i].skel);
 	fbcont_bpf__destroy(s->cont);
-	if (s->hist)
-		munmap(s->hist, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
-	for (int *fd = &s->hist_fd; fd <= &s->starts_fd; fd++)
+	fb_record_close(&s->rec);
+	for (int *fd = &s->watched_fd; fd <= &s->starts_fd; fd++)
 		if (*fd > 0)
 			close(*fd);
 	btf__free(s->btf);
