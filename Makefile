@@ -90,7 +90,7 @@ T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/util/util.o
 T_DEPS_test_stats := $(O)/analysis/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*.c)) \
-		       $(T_MODEL)
+		       $(O)/util/cli.o $(T_MODEL)
 T_DEPS_test_gate := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
 T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o \
@@ -112,6 +112,14 @@ $(OUT)/sim/%: tests/sim/%.c $(T_DEPS_test_compare) $(wildcard tests/sim/*.h) | $
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
+# host tests in C: root, BPF on this kernel; run by tests/host-test.sh, not
+# by the unit group
+HOST_BINS := $(patsubst tests/host/%.c,$(OUT)/host/%,$(wildcard tests/host/*.c))
+$(OUT)/host/%: tests/host/%.c $(LIB_OBJS) tests/unit/tap.h | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
 $(OUT):
 	$(Q)mkdir -p $(OUT)/loader $(OUT)/tests
 
@@ -119,7 +127,7 @@ unit: $(TEST_BINS) $(SIM_BINS)
 
 sim: $(SIM_BINS)
 
-test: foliobench unit
+test: foliobench unit $(HOST_BINS)
 	$(Q)bash tests/run.sh
 
 kernels: foliobench

@@ -9,6 +9,9 @@
  *  - sys_enter: a one-shot pointer reader used by the loader to resolve lock
  *    instances that live behind a pointer (sysfs_root->kernfs_rwsem)
  *
+ * Waits and allocations are recorded only while the enabled flag is set
+ * (fbrecord.bpf.h); the resolver runs during setup and ignores it.
+ *
  * Not here, on purpose: programs on lockdep's lock:lock_acquire/release.
  * On our PROVE_LOCKING guests under TCG even a bpftrace count() there
  * stalled RCU, and a filtered foliobench program triple-faulted the guest;
@@ -21,9 +24,6 @@
 #include "fbprobe.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-#define FB_MAX_SITES	4
-#define FB_MAX_DEREF	4
 
 /* kmalloc call-site ranges [lo, hi) -> histogram slot */
 const volatile __u64 site_lo[FB_MAX_SITES];
@@ -55,7 +55,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FB_MAX_INFLIGHT);
 	__type(key, u32);
 	__type(value, struct fb_cstart);
 } cstart SEC(".maps");
@@ -66,7 +66,8 @@ int BPF_PROG(fb_cont_begin, void *lock, unsigned int flags)
 	u32 tid = (u32)bpf_get_current_pid_tgid();
 	struct fb_cstart s = { .ts = bpf_ktime_get_ns(), .lock = (u64)lock, .flags = flags };
 
-	bpf_map_update_elem(&cstart, &tid, &s, BPF_ANY);
+	if (enabled())
+		bpf_map_update_elem(&cstart, &tid, &s, BPF_ANY);
 	return 0;
 }
 
@@ -111,7 +112,8 @@ int BPF_PROG(fb_kmalloc, unsigned long call_site, const void *ptr,
 		if (i >= nsites)
 			break;
 		if (call_site >= site_lo[i] && call_site < site_hi[i]) {
-			record(site_slot[i], bytes_alloc);
+			if (enabled())
+				record(site_slot[i], bytes_alloc);
 			break;
 		}
 	}

@@ -10,10 +10,13 @@
  * time, and on exit one atomic add into the histogram plus the per-CPU
  * count/sum/min/max.
  *
- * Lock primitives are deliberately not hooked here: attaching trampolines
- * to functions that other CPUs execute constantly (_raw_spin_lock, ...)
- * faulted guests under TCG.  Lock rows use lockdep's tracepoints instead
- * (fbcont.bpf.c).
+ * Lock functions are not hooked through this object: an fentry+fexit pair
+ * on functions that other CPUs execute constantly (_raw_spin_lock, ...)
+ * faulted guests under TCG.  Lock rows take hold times from fblock.bpf.c
+ * (one program per lock function, fexit on acquire or fentry on release,
+ * and under TCG only with one vCPU) and wait times from the
+ * lock:contention_begin/end raw tracepoints (fbcont.bpf.c).  lockdep's
+ * lock:lock_acquire/release tracepoints are not used (see fbcont.bpf.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -37,7 +40,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FB_MAX_INFLIGHT);
 	__type(key, struct fb_start_key);
 	__type(value, struct fb_start);
 } starts SEC(".maps");
@@ -47,7 +50,7 @@ static __always_inline int on_entry(u64 arg0)
 	struct fb_start_key key = { .tid = (u32)bpf_get_current_pid_tgid(), .slot = slot };
 	struct fb_start start = { .arg0 = arg0 };
 
-	if (filter && !bpf_map_lookup_elem(&watched, &arg0))
+	if (!enabled() || (filter && !bpf_map_lookup_elem(&watched, &arg0)))
 		return 0;
 	start.ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&starts, &key, &start, BPF_ANY);

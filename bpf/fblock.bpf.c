@@ -16,8 +16,8 @@
  * not counted, so every hold counted is one acquisition with its release.
  *
  * The watched addresses and their histogram slots are rodata (resolved
- * before loading), so the per-call cost on unwatched locks is a few compares
- * and the `ctl` lookup; `ctl[0]` is the enabled flag the loader toggles.
+ * before loading), so the per-call cost on unwatched locks is a few compares;
+ * a hold starts only while the enabled flag is set (fbrecord.bpf.h).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -34,15 +34,8 @@ const volatile __u32 nlocks;
 #include "fbrecord.bpf.h"
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, u32);
-} ctl SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, FB_MAX_INFLIGHT);
 	__type(key, struct fb_start_key);
 	__type(value, u64);
 } held SEC(".maps");
@@ -57,13 +50,6 @@ static __always_inline int lock_index(u64 lock)
 			return (int)i;
 	}
 	return -1;
-}
-
-static __always_inline int enabled(void)
-{
-	u32 zero = 0, *on = bpf_map_lookup_elem(&ctl, &zero);
-
-	return on && *on;
 }
 
 static __always_inline int on_acquired(u64 lock)

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* fbprobe.h - map layouts shared by fbfunc.bpf.c, fbcont.bpf.c and the loader. */
+/*
+ * fbprobe.h - map layouts and array sizes shared by the BPF programs
+ * (fbfunc, fbcont, fblock) and the loader.
+ */
 #ifndef FBPROBE_H
 #define FBPROBE_H
 
@@ -11,6 +14,13 @@
  * the histogram slot of the row that asked for it.
  */
 #define FB_MAX_WATCHED	16
+
+/*
+ * Entries of the maps that hold an event in flight (fbfunc's `starts`,
+ * fblock's `held`, fbcont's `cstart`): calls, holds or waits open at once.
+ * The loader creates `starts` and `held` with the same size.
+ */
+#define FB_MAX_INFLIGHT	16384
 
 struct fb_start_key {
 	unsigned int tid;
@@ -36,6 +46,10 @@ struct fb_cont {
  * two so the BPF side can mask an index.
  */
 #define FB_MAX_LOCKS	4
+
+/* fbcont's rodata: kmalloc call-site ranges, and pointers the resolver reads */
+#define FB_MAX_SITES	4
+#define FB_MAX_DEREF	4
 
 /* lock:contention_begin's flags (include/trace/events/lock.h) */
 #define FB_LCB_F_READ	(1U << 1)

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fbrecord.bpf.h - the histogram maps every foliobench BPF object shares
- * (the loader creates them once and reuses their fds) and record(), the
- * whole per-sample cost: one atomic add into the bucket, and count, sum,
- * min and max in a per-CPU slot.
+ * fbrecord.bpf.h - the maps every foliobench BPF object shares (the loader
+ * creates them once and reuses their fds): the histograms, and `ctl`, whose
+ * ctl[0] is the enabled flag; record(), the whole per-sample cost: one
+ * atomic add into the bucket, and count, sum, min and max in a per-CPU slot.
+ *
+ * The enabled flag (as perf's lock contention has one): programs start an
+ * event (a call, a hold, a wait, an allocation) only while it is set, and
+ * the loader sets it for the measured phases only, so attaching, loading
+ * the other objects and what happens between workloads are never counted.
+ * An event that started while enabled is still recorded when it ends.
  */
 #ifndef FBRECORD_BPF_H
 #define FBRECORD_BPF_H
@@ -24,6 +30,20 @@ struct {
 	__type(key, u32);
 	__type(value, struct fb_stat);
 } stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, u32);
+} ctl SEC(".maps");
+
+static __always_inline int enabled(void)
+{
+	u32 zero = 0, *on = bpf_map_lookup_elem(&ctl, &zero);
+
+	return on && *on;
+}
 
 static __always_inline void record(u32 s, u64 v)
 {

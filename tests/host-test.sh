@@ -61,6 +61,13 @@ t "contention tracepoint row attached" test "$(jq -r '.probes[] | select(.name==
 t "human table printed" grep -q '^nft_trans_alloc ' "$tmp/run.out"
 t "list shows every catalogue row" test "$($fb list | grep -c -E '^(nft_trans_alloc|kernfs_new_node|get_device_parent|gdp_mutex|kernfs_rwsem|kernfs_idr_lock) ')" = 6
 
+# ---- the BPF enabled flag: nothing counted while recording is off ----
+if [ -x build/host/test_enable ]; then
+	build/host/test_enable
+else
+	nok "build/host/test_enable is built (make test builds it)"
+fi
+
 # ---- stopping a run (issue 14): SIGTERM/SIGHUP like SIGINT, nothing left ----
 # (netdevsim is not in this host kernel: tests/guest/stop-test.sh runs the
 # same checks on the sysfs workload in a guest)

@@ -126,7 +126,12 @@ static void fill_cell(struct fb_attrib_cell *c, const struct fb_metric *m)
 	snprintf(c->per, sizeof(c->per), "%s", m->per);
 }
 
-/* One comparison of prefixes i -> j into column step (or the whole, step < 0). */
+/*
+ * One comparison of prefixes i -> j into column step (or the whole, step <
+ * 0).  Each prefix's rounds are listed once: by the step that first loads
+ * it (the base by step 1, prefix k by step k), not again by the next step
+ * or by the whole.
+ */
 static int add_cmp(struct fb_attrib *a, int i, int j, int step, char *err, size_t errlen)
 {
 	char bp[600], np[600], e2[400];
@@ -136,7 +141,11 @@ static int add_cmp(struct fb_attrib *a, int i, int j, int step, char *err, size_
 
 	snprintf(bp, sizeof(bp), "%s/%s", a->dir, a->prefix[i]);
 	snprintf(np, sizeof(np), "%s/%s", a->dir, a->prefix[j]);
-	if (fb_cmp_open(&c, 2, paths, NULL, NULL, a->alpha, a->min_effect, e2, sizeof(e2))) {
+	unsigned int quiet = step < 0 ? FB_CMP_QUIET_BASE | FB_CMP_QUIET_NEW :
+			     step > 0 ? FB_CMP_QUIET_BASE : 0;
+
+	if (fb_cmp_open(&c, 2, paths, NULL, NULL, a->alpha, a->min_effect, quiet, e2,
+			sizeof(e2))) {
 		snprintf(err, errlen, "%s -> %s: %s", a->prefix[i], a->prefix[j], e2);
 		fb_cmp_free(&c);
 		return -1;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cli.c - what compare, report and gate share on the command line: the
- * options --alpha, --min-effect, --base-arm, --new-arm and the operands
- * (compare.h).
+ * argp children fb_cmp_argp (--alpha, --base-arm, --new-arm,
+ * --allow-param-diff, the operands) and fb_cmp_effect_argp (--min-effect),
+ * and opening the sides they name (compare.h).
  */
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,32 +33,85 @@ int fb_parse_double_arg(const char *s, double lo, double hi, double *out)
 	return 0;
 }
 
-int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg, const char *opt)
+enum { OPT_BASE_ARM = 0x300, OPT_NEW_ARM, OPT_PARAM_DIFF };
+
+static const struct argp_option cmp_options[] = {
+	{ NULL, 0, NULL, 0, "Comparison:", 20 },
+	{ "alpha", 'a', "A", 0, "significance level (compare, report: 0.05, at most 0.5; gate: "
+	  "the family-wise false-fail bound, 0.01, at most 0.25)", 0 },
+	{ "base-arm", OPT_BASE_ARM, "NAME", 0, "the arm of AB_DIR that is BASE (baseline)", 0 },
+	{ "new-arm", OPT_NEW_ARM, "NAME", 0, "the arm of AB_DIR that is NEW (patched)", 0 },
+	{ "allow-param-diff", OPT_PARAM_DIFF, NULL, 0, "gate arms that ran with different "
+	  "workload parameters (gate refuses them; compare and report warn)", 0 },
+	{ 0 },
+};
+
+static error_t cmp_parse(int key, char *arg, struct argp_state *state)
 {
-	switch (o) {
+	struct fb_cmp_args *a = state->input;
+
+	switch (key) {
 	case 'a':
 		if (!fb_parse_double_arg(arg, 1e-9, a->alpha_max, &a->alpha))
 			return 0;
 		fb_err("%s: --alpha wants a number in (0, %g], got '%s'", a->cmd, a->alpha_max, arg);
-		return -1;
+		return EINVAL;
+	case OPT_BASE_ARM:
+		a->base_arm = arg;
+		return 0;
+	case OPT_NEW_ARM:
+		a->new_arm = arg;
+		return 0;
+	case OPT_PARAM_DIFF:
+		a->allow_param_diff = 1;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (a->nops < 2) {
+			a->ops[a->nops++] = arg;
+			return 0;
+		}
+		/* fall through */
+	case ARGP_KEY_NO_ARGS:
+		fb_err("%s: expected BASE NEW, or one ab directory (see foliobench %s --help)",
+		       a->cmd, a->cmd);
+		return EINVAL;
+	}
+	return ARGP_ERR_UNKNOWN;
+}
+
+const struct argp fb_cmp_argp = { cmp_options, cmp_parse, NULL, NULL, NULL, NULL, NULL };
+
+static const struct argp_option effect_options[] = {
+	{ "min-effect", 'e', "PCT", 0, "smallest change, in percent, that a verdict calls a "
+	  "change (2)", 20 },
+	{ 0 },
+};
+
+static error_t effect_parse(int key, char *arg, struct argp_state *state)
+{
+	struct fb_cmp_args *a = state->input;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = a;
+		return 0;
 	case 'e':
 		if (!fb_parse_double_arg(arg, 0, 1000, &a->min_effect))
 			return 0;
 		fb_err("%s: --min-effect wants a percentage in [0, 1000], got '%s'", a->cmd, arg);
-		return -1;
-	case 'B':
-		a->base_arm = arg;
-		return 0;
-	case 'N':
-		a->new_arm = arg;
-		return 0;
-	case 'D':
-		a->allow_param_diff = 1;
-		return 0;
+		return EINVAL;
 	}
-	fb_err("%s: unknown option '%s' (see foliobench %s --help)", a->cmd, opt, a->cmd);
-	return -1;
+	return ARGP_ERR_UNKNOWN;
 }
+
+static const struct argp_child effect_children[] = {
+	{ &fb_cmp_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
+const struct argp fb_cmp_effect_argp = {
+	effect_options, effect_parse, NULL, NULL, effect_children, NULL, NULL,
+};
 
 /* The first workload parameter one side's first round has and the other's lacks. */
 static const char *param_diff(const struct fb_result *x, const struct fb_result *y)
@@ -98,18 +152,13 @@ static int check_params(const struct fb_cmp *c, const struct fb_cmp_args *a)
 	return 2;
 }
 
-int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, char **argv)
+int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a)
 {
 	char err[512];
 
 	memset(c, 0, sizeof(*c));
-	if (argc - optind < 1 || argc - optind > 2) {
-		fb_err("%s: expected BASE NEW, or one ab directory (see foliobench %s --help)",
-		       a->cmd, a->cmd);
-		return 2;
-	}
-	if (fb_cmp_open(c, argc - optind, argv + optind, a->base_arm, a->new_arm, a->alpha,
-			a->min_effect, err, sizeof(err))) {
+	if (fb_cmp_open(c, a->nops, (char **)a->ops, a->base_arm, a->new_arm, a->alpha,
+			a->min_effect, 0, err, sizeof(err))) {
 		fb_one_line(err);
 		fb_err("%s: %s", a->cmd, err);
 		return 2;

@@ -3,20 +3,18 @@
  * compare.c - `foliobench compare BASE NEW`: the model (model.h) printed
  * by the renderer (render.h).  Design: docs/compare.md.
  */
-#include <getopt.h>
+#include <argp.h>
+#include <errno.h>
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "util/cli.h"
 #include "util/util.h"
 
-static void compare_usage(FILE *f)
-{
-	fputs("usage: foliobench compare BASE NEW | AB_DIR [--format text|md|csv]\n"
-	      "                          [--alpha A] [--min-effect PCT]\n"
-	      "                          [--base-arm NAME] [--new-arm NAME]\n"
-	      "  BASE, NEW: a results file or a directory of rounds (*.json, recursively)\n"
-	      "  AB_DIR:    an `foliobench ab` directory: compares baseline/ with patched/\n", f);
-}
+static const struct argp_option compare_options[] = {
+	{ "format", 'f', "FMT", 0, "text (default), md or csv", 0 },
+	{ 0 },
+};
 
 static int parse_format(const char *s, enum fb_fmt *fmt)
 {
@@ -31,40 +29,37 @@ static int parse_format(const char *s, enum fb_fmt *fmt)
 	return 0;
 }
 
+static error_t compare_parse(int key, char *arg, struct argp_state *state)
+{
+	enum fb_fmt *fmt = state->input;
+
+	if (key != 'f')
+		return ARGP_ERR_UNKNOWN;
+	if (!parse_format(arg, fmt))
+		return 0;
+	fb_err("compare: unknown --format '%s' (text, md or csv)", arg);
+	return EINVAL;
+}
+
+static const struct argp compare_argp = {
+	compare_options, compare_parse, FB_CMP_ARGS_DOC,
+	"Compares two sides of rounds, metric by metric, with a verdict for each.  "
+	FB_CMP_OPERANDS_DOC "\vThe statistics and the verdicts: docs/compare.md.  Exit status "
+	"0, or 2 on bad input (one line on stderr).",
+	NULL, NULL, NULL,
+};
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		FB_CMP_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct fb_cmp_args ca = { .cmd = "compare", .alpha = FB_CMP_DEFAULT_ALPHA, .alpha_max = 0.5,
-				   .min_effect = FB_CMP_DEFAULT_MIN_EFFECT };
+	struct fb_cmp_args ca = FB_CMP_ARGS("compare");
 	enum fb_fmt fmt = FB_FMT_TEXT;
 	struct fb_cmp c;
-	int o;
+	int r = fb_argp_parse_shared(&compare_argp, &fmt, &fb_cmp_effect_argp, &ca, argc, argv,
+				     NULL);
 
-	optind = 0;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "f:a:e:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'f':
-			if (parse_format(optarg, &fmt)) {
-				fb_err("compare: unknown --format '%s' (text, md or csv)", optarg);
-				return 2;
-			}
-			break;
-		case 'h':
-			compare_usage(stdout);
-			return 0;
-		default:
-			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
-				return 2;
-			break;
-		}
-	}
-	if (fb_cmp_open_args(&c, &ca, argc, argv)) {
+	if (r)
+		return r == 1 ? 0 : 2;
+	if (fb_cmp_open_args(&c, &ca)) {
 		fb_cmp_free(&c);
 		return 2;
 	}
@@ -81,7 +76,7 @@ int fb_cmp_summary(FILE *f, const char *dir, const char *base_arm, const char *n
 	int ret;
 
 	ret = fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
-			  FB_CMP_DEFAULT_MIN_EFFECT, err, sizeof(err));
+			  FB_CMP_DEFAULT_MIN_EFFECT, 0, err, sizeof(err));
 	if (ret) {
 		fb_one_line(err);
 		fb_err("summary: %s", err);

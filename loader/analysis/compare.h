@@ -28,38 +28,41 @@ int fb_cmp_summary(FILE *f, const char *dir, const char *base_arm, const char *n
 int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
 
 /*
- * Options that compare, report and gate share: --alpha, --min-effect,
- * --base-arm, --new-arm (getopt values 'a', 'e', 'B', 'N'; FB_CMP_LONGOPTS
- * lists them for a struct option table).  Set the defaults, pass every
- * getopt value to fb_cmp_arg(), then open with fb_cmp_open_args().
+ * What compare, report and gate share on the command line: --alpha/-a,
+ * --base-arm, --new-arm, --allow-param-diff and the operands (BASE NEW, or
+ * one ab directory), in fb_cmp_argp; fb_cmp_effect_argp adds --min-effect/-e
+ * (compare and report).  A command parses with fb_argp_parse_shared(), one
+ * of them as the shared table and a struct fb_cmp_args (defaults set) as its
+ * input, then opens with fb_cmp_open_args().
  */
-#define FB_CMP_LONGOPTS \
-	{ "alpha", required_argument, NULL, 'a' }, \
-	{ "min-effect", required_argument, NULL, 'e' }, \
-	{ "base-arm", required_argument, NULL, 'B' }, \
-	{ "new-arm", required_argument, NULL, 'N' }, \
-	{ "allow-param-diff", no_argument, NULL, 'D' }
-
 struct fb_cmp_args {
 	const char *cmd;	/* "compare", "report", "gate": for messages */
 	double alpha, alpha_max, min_effect;
 	const char *base_arm, *new_arm;
 	int allow_param_diff;	/* --allow-param-diff: gate accepts arms run differently */
+	char *ops[2];		/* the operands */
+	int nops;
 };
 
-/*
- * A getopt value the command did not handle itself: 0 if it was one of the
- * shared options, else -1 with one line printed (bad value, or opt, the
- * option as typed, is unknown).
- */
-int fb_cmp_arg(struct fb_cmp_args *a, int o, const char *arg, const char *opt);
+/* The operands of compare, report and gate, for their --help */
+#define FB_CMP_ARGS_DOC		"BASE NEW\nAB_DIR"
+#define FB_CMP_OPERANDS_DOC	"BASE and NEW are each a results file or a directory of " \
+	"rounds (*.json, recursively); AB_DIR is an `foliobench ab` directory: its baseline/ " \
+	"is BASE and its patched/ is NEW."
+
+/* compare's and report's defaults */
+#define FB_CMP_ARGS(name)	{ .cmd = (name), .alpha = FB_CMP_DEFAULT_ALPHA, \
+				  .alpha_max = 0.5, .min_effect = FB_CMP_DEFAULT_MIN_EFFECT }
+
+struct argp;
+extern const struct argp fb_cmp_argp;
+extern const struct argp fb_cmp_effect_argp;
 
 /*
- * The operands after getopt (one ab directory, or BASE NEW) into c.
- * Returns 0, or 2 (the exit status) with one line printed; call
- * fb_cmp_free() either way.
+ * The operands (one ab directory, or BASE NEW) into c.  Returns 0, or 2
+ * (the exit status) with one line printed; call fb_cmp_free() either way.
  */
-int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a, int argc, char **argv);
+int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a);
 
 /* Replaces control characters (from names in files) so a message stays one line. */
 void fb_one_line(char *s);

@@ -5,7 +5,8 @@
  * export.  Exit 0 pass, 1 fail (regression or lost data), 2 unusable
  * input, 3 unknown (not shown safe: too noisy or too few rounds).
  */
-#include <getopt.h>
+#include <argp.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "analysis/compare.h"
 #include "analysis/history.h"
 #include "analysis/gate.h"
+#include "util/cli.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS
 #define GATE_P50		FB_GATE_METRICS_P50
@@ -122,33 +124,6 @@ static int write_bmf(const struct fb_cmp *c, const char *path)
 	return ret;
 }
 
-static void gate_usage(FILE *f)
-{
-	fputs("usage: foliobench gate BASE NEW | AB_DIR [--max-regression PCT] [--metrics LIST]\n"
-	      "                       [--allow-missing GLOB] [--alpha A] [--beta B] [--bmf FILE]\n"
-	      "                       [--looks FIRST,STEP,MAX] [--history DB]\n"
-	      "                       [--base-arm NAME] [--new-arm NAME]\n"
-	      "  exit 0: pass: every gated metric's interval lies below +PCT (default 5;\n"
-	      "          icount rounds: 0.5, and func:*:cmean,lock:*:hold_p50);\n"
-	      "  exit 1: fail: a significant regression beyond PCT, or lost data (a gated\n"
-	      "          metric BASE has is missing in some or all NEW rounds);\n"
-	      "  exit 2: unusable input;\n"
-	      "  exit 3: unknown: too noisy or too few rounds to tell; not shown safe.\n"
-	      "  --metrics: comma-separated globs over metric ids, or a preset:\n"
-	      "     default: " GATE_DEFAULT_METRICS "\n"
-	      "     p50:     " GATE_P50 "\n"
-	      "     tail:    " GATE_TAIL "\n"
-	      "  --allow-missing GLOB: accept that NEW lost these metrics (repeatable)\n"
-	      "  --looks FIRST,STEP,MAX: the sequential gate of `ab --until-decided`, at\n"
-	      "          the last look the rounds complete (alpha spent over the looks)\n"
-	      "  --history DB: also fail when NEW starts a regressing step in the run\n"
-	      "          history DB (`foliobench history`, docs/history.md)\n"
-	      "  --alpha: family-wise false-alarm bound (default 0.01)\n"
-	      "  --beta: per metric, the chance to pass a regression of exactly PCT\n"
-	      "          (default 0.05: pass needs the 90% CI below +PCT)\n"
-	      "  metric ids: KIND:NAME:METRIC, see `foliobench compare --format csv`\n", f);
-}
-
 /* --allow-missing values joined with commas into buf; -1 if too long */
 static int add_allow(char *buf, size_t len, const char *glob)
 {
@@ -183,8 +158,30 @@ static int parse_looks(const char *s, struct fb_seq *sq)
 	return 0;
 }
 
+enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY, OPT_MIN_EFFECT };
+
+static const struct argp_option gate_options[] = {
+	{ "max-regression", 'r', "PCT", 0, "the largest slowdown that passes, in percent "
+	  "(5; icount rounds: 0.5)", 0 },
+	{ "metrics", 'm', "LIST", 0, "comma-separated globs over metric ids "
+	  "(KIND:NAME:METRIC, see `foliobench compare --format csv`), or a preset: default, "
+	  "p50, tail (below)", 0 },
+	{ "allow-missing", OPT_ALLOW_MISSING, "GLOB", 0, "accept that NEW lost these metrics "
+	  "(repeatable)", 0 },
+	{ "beta", OPT_BETA, "B", 0, "per metric, the chance to pass a regression of exactly "
+	  "PCT (0.05: pass needs the 90% CI below +PCT)", 0 },
+	{ "bmf", 'b', "FILE", 0, "also write NEW's metrics in the Bencher Metric Format", 0 },
+	{ "looks", OPT_LOOKS, "FIRST,STEP,MAX", 0, "the sequential gate of `ab "
+	  "--until-decided`, at the last look the rounds complete (alpha spent over the "
+	  "looks)", 0 },
+	{ "history", OPT_HISTORY, "DB", 0, "also fail when NEW starts a regressing step in "
+	  "the run history DB (`foliobench history`, docs/history.md); AB_DIR only", 0 },
+	{ "min-effect", OPT_MIN_EFFECT, "PCT", OPTION_HIDDEN, NULL, 0 },
+	{ 0 },
+};
+
 /* One gate option into g; 0, or -1 with one line printed. */
-static int gate_opt(struct gate_cli *g, int c, const char *arg, const char *opt)
+static int gate_opt(struct gate_cli *g, int c, const char *arg)
 {
 	switch (c) {
 	case 'r':
@@ -195,64 +192,60 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg, const char *opt)
 	case 'm':
 		g->o.metrics = fb_gate_metrics_preset(arg);
 		return 0;
-	case 'M':
+	case OPT_ALLOW_MISSING:
 		if (!add_allow(g->allow, sizeof(g->allow), arg))
 			return 0;
 		fb_err("gate: too many --allow-missing");
 		return -1;
-	case 'P':
+	case OPT_BETA:
 		if (!fb_parse_double_arg(arg, 1e-6, 0.25, &g->o.beta))
 			return 0;
 		fb_err("gate: --beta wants a number in (0, 0.25], got '%s'", arg);
 		return -1;
-	case 'L':
+	case OPT_LOOKS:
 		return parse_looks(arg, &g->sq);
 	case 'b':
 		g->bmf = arg;
 		return 0;
-	case 'H':
+	case OPT_HISTORY:
 		g->history = arg;
 		return 0;
-	case 'e':	/* --min-effect shapes compare's verdicts, not the gate */
+	case OPT_MIN_EFFECT:	/* shapes compare's verdicts, not the gate */
 		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
 		return -1;
 	}
-	return fb_cmp_arg(&g->ca, c, arg, opt);
+	return 1;
 }
 
-/* The gate's options into g; -1 to exit with *rc (help: 0, bad: 2). */
-static int gate_args(int argc, char **argv, struct gate_cli *g, int *rc)
+static error_t gate_parse(int key, char *arg, struct argp_state *state)
 {
-	static const struct option opts[] = {
-		{ "max-regression", required_argument, NULL, 'r' },
-		{ "metrics", required_argument, NULL, 'm' },
-		{ "allow-missing", required_argument, NULL, 'M' },
-		{ "beta", required_argument, NULL, 'P' },
-		{ "looks", required_argument, NULL, 'L' },
-		{ "bmf", required_argument, NULL, 'b' },
-		{ "history", required_argument, NULL, 'H' },
-		FB_CMP_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	int c;
+	struct gate_cli *g = state->input;
+	int r;
 
-	*rc = 2;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "r:m:a:b:h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			gate_usage(stdout);
-			*rc = 0;
-			return -1;
-		}
-		if (gate_opt(g, c, optarg, argv[optind - 1]))
-			return -1;
+	if (key == ARGP_KEY_SUCCESS) {
+		g->o.alpha = g->sq.alpha = g->ca.alpha;
+		g->o.allow_missing = g->allow;
+		return 0;
 	}
-	g->o.alpha = g->sq.alpha = g->ca.alpha;
-	g->o.allow_missing = g->allow;
-	return 0;
+	r = gate_opt(g, key, arg);
+	return r > 0 ? ARGP_ERR_UNKNOWN : r ? EINVAL : 0;
 }
+
+static const struct argp gate_argp = {
+	gate_options, gate_parse, FB_CMP_ARGS_DOC,
+	"The CI regression gate: passes when every gated metric of NEW is shown to be no "
+	"worse than BASE by more than --max-regression, fails on a significant regression "
+	"beyond it or on lost data (a gated metric BASE has is missing in NEW), and is "
+	"unknown otherwise (too noisy or too few rounds: not shown safe).  " FB_CMP_OPERANDS_DOC
+	"  The rules: docs/compare.md."
+	"\vExit status: 0 pass, 1 fail, 2 unusable input (one line on stderr), 3 unknown.\n"
+	"--metrics presets:\n"
+	"  default  " GATE_DEFAULT_METRICS "\n"
+	"           icount rounds: " FB_GATE_METRICS_ICOUNT "\n"
+	"  p50      " GATE_P50 "\n"
+	"  tail     " GATE_TAIL,
+	NULL, NULL, NULL,
+};
 
 /* Exit 2 when nothing gated can decide; one line on stderr. */
 static int unusable(const struct fb_gate *gt, double alpha)
@@ -391,7 +384,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 	struct fb_cmp c;
 
 	if (fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
-			FB_CMP_DEFAULT_MIN_EFFECT, err, sizeof(err))) {
+			FB_CMP_DEFAULT_MIN_EFFECT, 0, err, sizeof(err))) {
 		fb_one_line(err);
 		fb_err("gate: %s", err);
 		d = FB_SEQ_UNKNOWN;
@@ -405,17 +398,17 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 }
 
 /* --history DB: the pairwise verdict, or 1 if the history shows a regressing step. */
-static int gate_history(const struct gate_cli *g, int argc, char **argv, int ret)
+static int gate_history(const struct gate_cli *g, int ret)
 {
 	struct fb_cp_opts cpo;
 	int h;
 
-	if (argc - optind != 1) {
+	if (g->ca.nops != 1) {
 		fb_err("gate: --history wants one ab directory, not BASE NEW");
 		return 2;
 	}
 	fb_cp_defaults(&cpo);
-	h = fb_history_gate(g->history, argv[optind], g->ca.new_arm, g->ca.base_arm, &cpo, stdout);
+	h = fb_history_gate(g->history, g->ca.ops[0], g->ca.new_arm, g->ca.base_arm, &cpo, stdout);
 	return h == 2 ? 2 : ret == FB_GATE_FAIL ? ret : h == 1 ? FB_GATE_FAIL : ret;
 }
 
@@ -431,10 +424,11 @@ int cmd_gate(int argc, char **argv)
 	int ret, k = 0;
 	struct fb_cmp c;
 
-	if (gate_args(argc, argv, &g, &ret))
-		return ret;
+	ret = fb_argp_parse_shared(&gate_argp, &g, &fb_cmp_argp, &g.ca, argc, argv, NULL);
+	if (ret)
+		return ret == 1 ? 0 : 2;
 	ret = 2;
-	if (fb_cmp_open_args(&c, &g.ca, argc, argv))
+	if (fb_cmp_open_args(&c, &g.ca))
 		goto out;
 	if (g.sq.max && !(k = look_of(&g.sq, &c)))
 		goto out;
@@ -442,7 +436,7 @@ int cmd_gate(int argc, char **argv)
 	g.o.thr_pct = fb_gate_thr_for(&c, g.o.thr_pct);
 	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d);
 	if (g.history && ret != 2)
-		ret = gate_history(&g, argc, argv, ret);
+		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
 	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf))
 		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "

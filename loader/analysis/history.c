@@ -4,7 +4,8 @@
  * selftest over the history DB (history.h).
  */
 #include <dirent.h>
-#include <getopt.h>
+#include <argp.h>
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "analysis/history.h"
+#include "util/cli.h"
 
 #define MAX_GLOBS	32
 
@@ -22,67 +24,79 @@ struct hopts {
 	const char *globs[MAX_GLOBS];
 	int nglobs, series_list, last, by_added;
 	struct fb_cp_opts cp;
+	char **ops;		/* operands, in order (argc slots) */
+	int nops;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliobench history SUBCOMMAND [options]\n"
-		"  add DIR|FILE...      import rounds (run results or ab directories); a round\n"
-		"                       already stored is skipped   [--commit SHA]\n"
-		"  list                 stored rounds (--series: the series instead)\n"
-		"  show METRIC          a series' points and change points (METRIC may be a glob)\n"
-		"  export               --format csv (every point) or bmf (newest round, Bencher)\n"
-		"  report               --out DIR: history.html and history.md (default\n"
-		"                       results/history-report)\n"
-		"  selftest             the detector's rates on synthetic series\n"
-		"  gate AB_DIR          exit 1 if the rounds of --arm (default patched) in AB_DIR\n"
-		"                       start a regressing step in their history that the\n"
-		"                       --ref-arm (default baseline; '' none) does not take too\n"
-		"options:\n"
-		"  --db FILE            history DB (default %s)\n"
-		"  --metric GLOB        metrics to show/export/report (repeatable; report\n"
-		"                       default: func:*:mean func:*:p50 lock:*:wait_mean\n"
-		"                       lock:*:hold_mean workload:*:wall)\n"
-		"  --arm ARM            only this arm's rounds\n"
-		"  --order time|added   series by round start time (default) or in the order\n"
-		"                       the rounds were added (a nightly job's order)\n"
-		"  --last N             only each series' newest N rounds (the detector is\n"
-		"                       O(N^2) per test; thousands of rounds take minutes)\n"
-		"  --alpha P            change-point permutation test level (default 0.01)\n"
-		"  --min-size N         fewest rounds in a segment (default 5)\n"
-		"  --seed N             permutation and bootstrap seed\n"
-		"  --no-ranks           test raw values, not ranks (outliers then weigh more)\n"
-		"  --no-kappa           right part always runs to the segment's end\n"
-		"Exit: 0 ok, 1 failed, 2 bad input (one line on stderr).\n", FB_HDB_DEFAULT);
-}
+enum { OPT_DB = 0x100, OPT_COMMIT, OPT_ARM, OPT_REF_ARM, OPT_METRIC, OPT_FORMAT, OPT_OUT,
+       OPT_SERIES, OPT_ALPHA, OPT_MIN_SIZE, OPT_SEED, OPT_NO_RANKS, OPT_NO_KAPPA, OPT_LAST,
+       OPT_ORDER };
 
-int fb_hist_cp_arg(struct fb_cp_opts *o, int opt, const char *arg)
+#define SUB(name, doc) { name, 0, NULL, OPTION_DOC | OPTION_NO_USAGE, doc, 1 }
+
+static const struct argp_option history_options[] = {
+	{ NULL, 0, NULL, 0, "Subcommands:", 1 },
+	SUB("add DIR|FILE...", "import rounds (run results or ab directories); a round already "
+	    "stored is skipped"),
+	SUB("list", "stored rounds (--series: the series instead)"),
+	SUB("show METRIC", "a series' points and change points (METRIC may be a glob)"),
+	SUB("export", "--format csv (every point) or bmf (newest round, Bencher)"),
+	SUB("report", "history.html and history.md into --out DIR (results/history-report)"),
+	SUB("selftest", "the detector's rates on synthetic series"),
+	SUB("gate AB_DIR", "exit 1 if the rounds of --arm (patched) in AB_DIR start a "
+	    "regressing step in their history that the --ref-arm (baseline; '' none) does not "
+	    "take too"),
+	{ NULL, 0, NULL, 0, "Options:", 2 },
+	{ "db", OPT_DB, "FILE", 0, "history DB (" FB_HDB_DEFAULT ")", 2 },
+	{ "commit", OPT_COMMIT, "SHA", 0, "add: the commit the rounds measured", 2 },
+	{ "metric", OPT_METRIC, "GLOB", 0, "metrics to show, export or report (repeatable; "
+	  "report: func:*:mean func:*:p50 lock:*:wait_mean lock:*:hold_mean workload:*:wall)", 2 },
+	{ "arm", OPT_ARM, "ARM", 0, "only this arm's rounds", 2 },
+	{ "ref-arm", OPT_REF_ARM, "ARM", 0, "gate: the reference arm (baseline)", 2 },
+	{ "series", OPT_SERIES, NULL, 0, "list: the series instead of the rounds", 2 },
+	{ "format", OPT_FORMAT, "FMT", 0, "export: csv or bmf", 2 },
+	{ "out", OPT_OUT, "DIR", 0, "report: the output directory", 2 },
+	{ "order", OPT_ORDER, "time|added", 0, "series by round start time (default) or in the "
+	  "order the rounds were added (a nightly job's order)", 2 },
+	{ "last", OPT_LAST, "N", 0, "only each series' newest N rounds (the detector is O(N^2) "
+	  "per test; thousands of rounds take minutes)", 2 },
+	{ NULL, 0, NULL, 0, "Change-point detector:", 3 },
+	{ "alpha", OPT_ALPHA, "P", 0, "permutation test level (0.01)", 3 },
+	{ "min-size", OPT_MIN_SIZE, "N", 0, "fewest rounds in a segment (5)", 3 },
+	{ "seed", OPT_SEED, "N", 0, "permutation and bootstrap seed", 3 },
+	{ "no-ranks", OPT_NO_RANKS, NULL, 0, "test raw values, not ranks (outliers then weigh "
+	  "more)", 3 },
+	{ "no-kappa", OPT_NO_KAPPA, NULL, 0, "right part always runs to the segment's end", 3 },
+	{ 0 },
+};
+
+/* --alpha, --min-size, --seed: 0, or -1 with one line printed */
+static int cp_arg(struct fb_cp_opts *o, int opt, const char *arg)
 {
 	uint64_t u;
 	char *end;
 	double d;
 
 	switch (opt) {
-	case 'a':
+	case OPT_ALPHA:
 		d = strtod(arg, &end);
 		if (*end || !(d > 0 && d < 1))
 			break;
 		o->alpha = d;
 		return 0;
-	case 'm':
+	case OPT_MIN_SIZE:
 		if (fb_parse_u64(arg, &u) || u < 2 || u > 1000)
 			break;
 		o->min_size = (int)u;
 		return 0;
-	case 's':
+	case OPT_SEED:
 		if (fb_parse_u64(arg, &u))
 			break;
 		o->seed = u;
 		return 0;
 	}
-	fb_err("history: bad value '%s' for --%s", arg,
-	       opt == 'a' ? "alpha (0 < P < 1)" : opt == 'm' ? "min-size (2..1000)" : "seed");
+	fb_err("history: bad value '%s' for --%s", arg, opt == OPT_ALPHA ? "alpha (0 < P < 1)" :
+	       opt == OPT_MIN_SIZE ? "min-size (2..1000)" : "seed");
 	return -1;
 }
 
@@ -422,21 +436,21 @@ static int checked_opt(struct hopts *o, int c, const char *arg)
 	uint64_t u;
 
 	switch (c) {
-	case 'L':
+	case OPT_LAST:
 		if (fb_parse_u64(arg, &u) || u > 1000000) {
 			fb_err("history: bad value '%s' for --last (rounds, 0: all)", arg);
 			return -1;
 		}
 		o->last = (int)u;
 		return 0;
-	case 'O':
+	case OPT_ORDER:
 		if (strcmp(arg, "time") && strcmp(arg, "added")) {
 			fb_err("history: --order time or added, not '%s'", arg);
 			return -1;
 		}
 		o->by_added = !strcmp(arg, "added");
 		return 0;
-	case 'M':
+	case OPT_METRIC:
 		if (o->nglobs == MAX_GLOBS) {
 			fb_err("history: at most %d --metric", MAX_GLOBS);
 			return -1;
@@ -444,59 +458,54 @@ static int checked_opt(struct hopts *o, int c, const char *arg)
 		o->globs[o->nglobs++] = arg;
 		return 0;
 	}
-	return fb_hist_cp_arg(&o->cp, c, arg);	/* 'a', 'm', 's' */
+	return cp_arg(&o->cp, c, arg);	/* --alpha, --min-size, --seed */
 }
 
-/* 0, 1 after --help, -1 with one line printed */
-static int parse_opts(struct hopts *o, int argc, char **argv)
+static error_t history_parse(int key, char *arg, struct argp_state *state)
 {
-	static const struct option lo[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "commit", required_argument, NULL, 'c' },
-		{ "arm", required_argument, NULL, 'A' },
-		{ "ref-arm", required_argument, NULL, 'F' },
-		{ "metric", required_argument, NULL, 'M' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "series", no_argument, NULL, 'S' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "min-size", required_argument, NULL, 'm' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "no-ranks", no_argument, NULL, 'R' },
-		{ "no-kappa", no_argument, NULL, 'K' },
-		{ "last", required_argument, NULL, 'L' },
-		{ "order", required_argument, NULL, 'O' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	struct hopts *o = state->input;
+	const char **str[] = {
+		[OPT_DB - OPT_DB] = &o->db, [OPT_COMMIT - OPT_DB] = &o->commit,
+		[OPT_ARM - OPT_DB] = &o->arm, [OPT_REF_ARM - OPT_DB] = &o->ref_arm,
+		[OPT_FORMAT - OPT_DB] = &o->format, [OPT_OUT - OPT_DB] = &o->out,
 	};
-	const char **str[128] = {
-		['d'] = &o->db, ['c'] = &o->commit, ['A'] = &o->arm, ['F'] = &o->ref_arm,
-		['f'] = &o->format, ['o'] = &o->out,
-	};
-	int c;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		if (c > 0 && c < 128 && str[c])
-			*str[c] = optarg;
-		else if (c == 'S')
-			o->series_list = 1;
-		else if (c == 'R')
-			o->cp.ranks = 0;
-		else if (c == 'K')
-			o->cp.kappa = 0;
-		else if (c == 'h')
-			break;
-		else if (c == '?' || c == ':' || checked_opt(o, c, optarg))
-			break;
+	if (key >= OPT_DB && key < OPT_DB + (int)(sizeof(str) / sizeof(str[0])) &&
+	    str[key - OPT_DB]) {
+		*str[key - OPT_DB] = arg;
+		return 0;
 	}
-	if (c == 'h')
-		usage(stdout);
-	else if (c == '?' || c == ':')
-		fb_err("history: bad option '%s' (foliobench history --help)", argv[optind - 1]);
-	return c == -1 ? 0 : c == 'h' ? 1 : -1;
+	switch (key) {
+	case OPT_SERIES:
+		o->series_list = 1;
+		return 0;
+	case OPT_NO_RANKS:
+		o->cp.ranks = 0;
+		return 0;
+	case OPT_NO_KAPPA:
+		o->cp.kappa = 0;
+		return 0;
+	case ARGP_KEY_ARG:
+		o->ops[o->nops++] = arg;
+		return 0;
+	case OPT_METRIC:
+	case OPT_LAST:
+	case OPT_ORDER:
+	case OPT_ALPHA:
+	case OPT_MIN_SIZE:
+	case OPT_SEED:
+		return checked_opt(o, key, arg) ? EINVAL : 0;
+	}
+	return ARGP_ERR_UNKNOWN;
 }
+
+static const struct argp history_argp = {
+	history_options, history_parse, "SUBCOMMAND [ARG...]",
+	"The run history: rounds of many runs in one SQLite file, the series of each metric "
+	"and the change points in them (docs/history.md)."
+	"\vExit status: 0 ok, 1 failed, 2 bad input (one line on stderr).",
+	NULL, NULL, NULL,
+};
 
 static void on_signal(int sig)
 {
@@ -513,22 +522,17 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-int cmd_history(int argc, char **argv)
+/* The subcommand sub's options and operands into o: 0 go on, 1 exit 0 (help), 2 exit 2. */
+static int history_args(struct hopts *o, const char *sub, int argc, char **argv)
 {
 	static const char *const subs[] = {
 		"add", "list", "show", "export", "report", "selftest", "gate",
 	};
-	struct hopts o = { .db = FB_HDB_DEFAULT };
-	const char *sub = argc > 1 ? argv[1] : NULL;
-	struct fb_hdb *db;
-	char err[512];
-	int rc, known = 0;
+	char name[32];
+	int known = 0, r;
 
-	fb_cp_defaults(&o.cp);
-	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h"))) {
-		usage(stdout);
-		return 0;
-	}
+	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h")))
+		return fb_argp_parse(&history_argp, argc, argv, NULL, o) == 1 ? 1 : 2;
 	for (size_t i = 0; sub && i < sizeof(subs) / sizeof(subs[0]); i++)
 		known |= !strcmp(sub, subs[i]);
 	if (!known) {
@@ -536,42 +540,72 @@ int cmd_history(int argc, char **argv)
 		       sub ? "unknown subcommand" : "which subcommand?", sub ? sub : "");
 		return 2;
 	}
-	rc = parse_opts(&o, argc - 1, argv + 1);
-	if (rc)
-		return rc > 0 ? 0 : 2;
-	argc -= optind + 1;
-	argv += optind + 1;
-	catch_signals();
+	o->ops = calloc((size_t)argc, sizeof(*o->ops));
+	if (!o->ops) {
+		fb_err("history: out of memory");
+		return 2;
+	}
+	fb_fmt(name, sizeof(name), "history %s", sub);
+	argv[1] = name;
+	r = fb_argp_parse(&history_argp, argc - 1, argv + 1, NULL, o);
+	argv[1] = (char *)sub;
+	return r;
+}
+
+static int history_run(const struct hopts *o, const char *sub)
+{
+	struct fb_hdb *db;
+	char err[512];
+	int rc;
+
 	if (!strcmp(sub, "selftest"))
-		return do_selftest(&o);
+		return do_selftest(o);
 	if (!strcmp(sub, "add"))
-		return do_add(&o, argc, argv);
+		return do_add(o, o->nops, o->ops);
 	if (!strcmp(sub, "gate")) {
-		if (argc != 1) {
+		if (o->nops != 1) {
 			fb_err("history gate: one ab directory (foliobench history --help)");
 			return 2;
 		}
-		return fb_history_gate_last(o.db, argv[0], o.arm, o.ref_arm, o.last, o.by_added,
-					    &o.cp, stdout);
+		return fb_history_gate_last(o->db, o->ops[0], o->arm, o->ref_arm, o->last,
+					    o->by_added, &o->cp, stdout);
 	}
-	if (strcmp(sub, "show") && argc) {
-		fb_err("history %s: unexpected argument '%s'", sub, argv[0]);
+	if (strcmp(sub, "show") && o->nops) {
+		fb_err("history %s: unexpected argument '%s'", sub, o->ops[0]);
 		return 2;
 	}
-	if (fb_hdb_open(&db, o.db, 0, err, sizeof(err))) {
+	if (fb_hdb_open(&db, o->db, 0, err, sizeof(err))) {
 		fb_err("%s", err);
 		return 2;
 	}
-	fb_hdb_set_last(db, o.last);
-	fb_hdb_set_order(db, o.by_added);
+	fb_hdb_set_last(db, o->last);
+	fb_hdb_set_order(db, o->by_added);
 	if (!strcmp(sub, "list"))
-		rc = do_list(&o, db);
+		rc = do_list(o, db);
 	else if (!strcmp(sub, "show"))
-		rc = do_show(&o, db, argc, argv);
+		rc = do_show(o, db, o->nops, o->ops);
 	else if (!strcmp(sub, "export"))
-		rc = do_export(&o, db);
+		rc = do_export(o, db);
 	else
-		rc = fb_hist_report(db, o.db, o.out, o.globs, o.nglobs, o.arm, &o.cp);
+		rc = fb_hist_report(db, o->db, o->out, o->globs, o->nglobs, o->arm, &o->cp);
 	fb_hdb_close(db);
+	return rc;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct hopts o = { .db = FB_HDB_DEFAULT };
+	const char *sub = argc > 1 ? argv[1] : NULL;
+	int rc;
+
+	fb_cp_defaults(&o.cp);
+	rc = history_args(&o, sub, argc, argv);
+	if (rc) {
+		free(o.ops);
+		return rc == 1 ? 0 : 2;
+	}
+	catch_signals();
+	rc = history_run(&o, sub);
+	free(o.ops);
 	return rc;
 }

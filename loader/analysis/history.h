@@ -137,9 +137,6 @@ struct fb_hist_kstat {
 void fb_hist_kernel_steps(const struct fb_hseries *s, const struct fb_cp *cp, int ncp, int tol,
 			  struct fb_hist_kstat *k);
 
-/* Detector options from the command line (--alpha, --min-size, --seed). */
-int fb_hist_cp_arg(struct fb_cp_opts *o, int opt, const char *arg);
-
 /*
  * `history report`: out/history.md and out/history.html for the series
  * matching globs (default fb_hist_default_globs) with 3 rounds or more.

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.c - `foliobench report DIR | BASE NEW [--out reports/LABEL]`:
+ * report.c - `foliobench report AB_DIR | BASE NEW [--out DIR]`:
  * report.md and a self-contained report.html (inline CSS and SVG, no
  * external assets) with the compare tables, per-probe histograms of
  * baseline and patched overlaid on a log-x axis, and what each arm ran on.
  * The SVGs are also written as files so report.md can show them.
  */
+#include <argp.h>
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 
 #include "analysis/attrib.h"
 #include "analysis/compare.h"
+#include "util/cli.h"
 
 #define SVG_W	680
 #define SVG_H	270
@@ -410,14 +411,6 @@ static void write_html(FILE *f, const struct rctx *x)
 	fputs("</body></html>\n", f);
 }
 
-static void report_usage(FILE *f)
-{
-	fputs("usage: foliobench report AB_DIR | BASE NEW [--out DIR] [--alpha A] [--min-effect PCT]\n"
-	      "                         [--base-arm NAME] [--new-arm NAME]\n"
-	      "  writes DIR/report.md, DIR/report.html (self-contained) and DIR/hist-*.svg;\n"
-	      "  DIR defaults to reports/<name of AB_DIR> or reports/<base>-vs-<new>\n", f);
-}
-
 static void join_cmd(int argc, char **argv, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -460,8 +453,8 @@ static int emit(const char *dir, const char *name, void (*fn)(FILE *, const stru
 	return 0;
 }
 
-/* reports/<name of AB_DIR>, reports/<base>-vs-<new>, or --out */
-static void out_dir(const struct fb_cmp *c, const char *out, int argc, char **argv,
+/* AB_DIR itself, results/report-<base>-vs-<new>, or --out */
+static void out_dir(const struct fb_cmp *c, const char *out, const struct fb_cmp_args *a,
 		    char *dir, size_t len)
 {
 	char tmp[512];
@@ -472,11 +465,11 @@ static void out_dir(const struct fb_cmp *c, const char *out, int argc, char **ar
 		return;
 	}
 	/* next to the input (DIR/report.*), never into the tracked reports/ */
-	if (argc - optind != 1) {
+	if (a->nops != 1) {
 		snprintf(dir, len, "results/report-%s-vs-%s", c->base.name, c->new.name);
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%s", argv[optind]);
+	snprintf(tmp, sizeof(tmp), "%s", a->ops[0]);
 	l = strlen(tmp);
 	while (l > 1 && tmp[l - 1] == '/')
 		tmp[--l] = '\0';
@@ -516,45 +509,52 @@ static int is_per_patch(const char *dir)
 	return fb_fmt(p, sizeof(p), "%s/per-patch.json", dir) > 0 && access(p, R_OK) == 0;
 }
 
+static const struct argp_option report_options[] = {
+	{ "out", 'o', "DIR", 0, "where report.md, report.html and hist-*.svg go (AB_DIR "
+	  "itself; for BASE NEW: results/report-BASE-vs-NEW)", 0 },
+	{ 0 },
+};
+
+static error_t report_parse(int key, char *arg, struct argp_state *state)
+{
+	const char **out = state->input;
+
+	if (key != 'o')
+		return ARGP_ERR_UNKNOWN;
+	*out = arg;
+	return 0;
+}
+
+static const struct argp report_argp = {
+	report_options, report_parse, FB_CMP_ARGS_DOC,
+	"Writes the comparison of `foliobench compare` as report.md and a self-contained "
+	"report.html (inline CSS and SVG), with per-probe histograms of BASE and NEW overlaid, "
+	"and what each arm ran on.  " FB_CMP_OPERANDS_DOC "  An `ab --per-patch` directory "
+	"gets the attribution report instead: which patch moved which metric.\vExit status 0, "
+	"or 2 on bad input or when a file cannot be written (one line on stderr).",
+	NULL, NULL, NULL,
+};
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		FB_CMP_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	struct fb_cmp_args ca = { .cmd = "report", .alpha = FB_CMP_DEFAULT_ALPHA, .alpha_max = 0.5,
-				   .min_effect = FB_CMP_DEFAULT_MIN_EFFECT };
+	struct fb_cmp_args ca = FB_CMP_ARGS("report");
 	char dir[600], cmd[2048], when[64];
-	const char *out = NULL;
 	struct rctx x = { .cmd = cmd, .when = when };
-	int o, ret = 2;
+	const char *out = NULL;
 	struct fb_cmp c;
 	time_t now = time(NULL);
+	int ret = fb_argp_parse_shared(&report_argp, &out, &fb_cmp_effect_argp, &ca, argc, argv,
+				       NULL);
 
-	join_cmd(argc, argv, cmd, sizeof(cmd));	/* before getopt reorders argv */
-	optind = 0;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, "o:a:e:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			report_usage(stdout);
-			return 0;
-		default:
-			if (fb_cmp_arg(&ca, o, optarg, argv[optind - 1]))
-				return 2;
-			break;
-		}
-	}
-	if (argc - optind == 1 && is_per_patch(argv[optind]))
-		return fb_attrib_report(argv[optind], out, ca.alpha, ca.min_effect, cmd);
-	if (fb_cmp_open_args(&c, &ca, argc, argv))
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	join_cmd(argc, argv, cmd, sizeof(cmd));
+	if (ca.nops == 1 && is_per_patch(ca.ops[0]))
+		return fb_attrib_report(ca.ops[0], out, ca.alpha, ca.min_effect, cmd);
+	ret = 2;
+	if (fb_cmp_open_args(&c, &ca))
 		goto out;
-	out_dir(&c, out, argc, argv, dir, sizeof(dir));
+	out_dir(&c, out, &ca, dir, sizeof(dir));
 	if (fb_mkdir_p(dir)) {
 		fb_err("report: cannot create %s: %s", dir, strerror(errno));
 		goto out;

@@ -25,7 +25,7 @@ static int ends_with(const char *s, const char *suffix)
  * directories not followed, FIFOs refused); what was used and dropped goes
  * to stderr, so every number can be traced to its files.
  */
-static int side_rounds(struct fb_side *s, const char *path, int *is_dir, char *err,
+static int side_rounds(struct fb_side *s, const char *path, int quiet, int *is_dir, char *err,
 		       size_t errlen)
 {
 	struct fb_rounds rs;
@@ -35,7 +35,7 @@ static int side_rounds(struct fb_side *s, const char *path, int *is_dir, char *e
 		return -1;
 	}
 	*is_dir = rs.is_dir;
-	if (rs.is_dir)
+	if (rs.is_dir && !quiet)
 		fb_rounds_print(stderr, path, &rs);
 	s->files = calloc((size_t)rs.n, sizeof(*s->files));
 	s->r = calloc((size_t)rs.n, sizeof(*s->r));
@@ -55,7 +55,7 @@ static int side_rounds(struct fb_side *s, const char *path, int *is_dir, char *e
 	return 0;
 }
 
-int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen)
+int fb_side_load(struct fb_side *s, const char *path, int quiet, char *err, size_t errlen)
 {
 	const char *base;
 	int is_dir = 0;
@@ -63,7 +63,7 @@ int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen)
 
 	memset(s, 0, sizeof(*s));
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	if (side_rounds(s, path, &is_dir, err, errlen))
+	if (side_rounds(s, path, quiet, &is_dir, err, errlen))
 		return -1;
 	/* name: directory name, else the arm the kernel was booted as */
 	l = strlen(path);
@@ -125,7 +125,7 @@ static int is_dir(const char *p)
 
 int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
 		const char *base_arm, const char *new_arm,
-		double alpha, double min_effect, char *err, size_t errlen)
+		double alpha, double min_effect, unsigned int flags, char *err, size_t errlen)
 {
 	char bp[600], np[600];
 
@@ -153,7 +153,8 @@ int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
 		snprintf(err, errlen, "expected BASE NEW, or one ab directory");
 		return -1;
 	}
-	if (fb_side_load(&c->base, bp, err, errlen) || fb_side_load(&c->new, np, err, errlen))
+	if (fb_side_load(&c->base, bp, !!(flags & FB_CMP_QUIET_BASE), err, errlen) ||
+	    fb_side_load(&c->new, np, !!(flags & FB_CMP_QUIET_NEW), err, errlen))
 		return -1;
 	if (sides_same_clock(c, err, errlen))
 		return -1;

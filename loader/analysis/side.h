@@ -15,10 +15,15 @@
 
 /*
  * Loads one side: a results file, or a directory of *.json rounds
- * (recursively, not ab.json).  Returns 0, or -1 with one line in err;
+ * (recursively, not ab.json); a directory's rounds used and dropped are
+ * listed on stderr unless quiet.  Returns 0, or -1 with one line in err;
  * call fb_side_free() either way.
  */
-int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen);
+int fb_side_load(struct fb_side *s, const char *path, int quiet, char *err, size_t errlen);
+
+/* fb_cmp_open() flags: that side's rounds were listed already (per-patch steps) */
+#define FB_CMP_QUIET_BASE	0x1u
+#define FB_CMP_QUIET_NEW	0x2u
 
 /*
  * Fills c from one (ab directory: its baseline/ and patched/, or the arms
@@ -27,6 +32,6 @@ int fb_side_load(struct fb_side *s, const char *path, char *err, size_t errlen);
  */
 int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
 		const char *base_arm, const char *new_arm,
-		double alpha, double min_effect, char *err, size_t errlen);
+		double alpha, double min_effect, unsigned int flags, char *err, size_t errlen);
 
 #endif /* FB_SIDE_H */

@@ -190,24 +190,11 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 	struct ab_env *e = state->input;
 	int r;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &e->vo;
-		return 0;
-	case ARGP_KEY_ARG:
-		fb_err("ab: unexpected argument '%s' (see foliobench ab --help)", arg);
-		return EINVAL;
-	}
 	r = ab_opt(e, key, arg);
 	if (r > 0)
 		return ARGP_ERR_UNKNOWN;
 	return r ? EINVAL : 0;
 }
-
-static const struct argp_child ab_children[] = {
-	{ &fb_guest_argp, 0, NULL, 0 },
-	{ 0 },
-};
 
 static const struct argp ab_argp = {
 	ab_options, ab_parse, NULL,
@@ -220,7 +207,7 @@ static const struct argp ab_argp = {
 	"and DIR/attribution.csv); "
 	"prints the tables of `foliobench compare DIR`, then the commands that read DIR.  Exit status 0 if every boot and "
 	"run succeeded, 1 otherwise, 2 on bad options, 130 if interrupted.",
-	ab_children, NULL, NULL,
+	NULL, NULL, NULL,
 };
 
 static json_object *json_strs(const char *const *v, int n)
@@ -598,7 +585,7 @@ static int ab_until_decided(struct ab_env *e)
 /* Options into e; 0, or the exit status (0 after --help, 2 on bad options). */
 static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
 {
-	int r = fb_argp_parse(&ab_argp, argc, argv, NULL, e);
+	int r = fb_argp_parse_shared(&ab_argp, e, &fb_guest_argp, &e->vo, argc, argv, NULL);
 
 	if (!r && e->series)
 		r = pp_arms(e) ? 2 : 0;

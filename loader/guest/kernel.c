@@ -369,9 +369,6 @@ static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 	case 'A':
 		e->all = 1;
 		return 0;
-	case ARGP_KEY_ARG:
-		fb_err("kernel: unexpected argument '%s'", arg);
-		return EINVAL;
 	}
 	return ARGP_ERR_UNKNOWN;
 }

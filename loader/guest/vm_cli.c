@@ -26,9 +26,6 @@ static error_t vm_parse(int key, char *arg, struct argp_state *state)
 	struct vm_env *e = state->input;
 
 	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &e->o;
-		break;
 	case 'k':
 		e->o.kernel = arg;
 		break;
@@ -49,11 +46,6 @@ static error_t vm_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static const struct argp_child vm_children[] = {
-	{ &fb_guest_argp, 0, NULL, 0 },
-	{ 0 },
-};
-
 static const struct argp vm_argp = {
 	vm_options, vm_parse, "--kernel K -- COMMAND [ARG...]",
 	"Boots kernel K under qemu with this machine's root read-only over 9p and runs "
@@ -64,13 +56,13 @@ static const struct argp vm_argp = {
 	"WARN/BUG/lockdep splat (an excerpt is printed); 124 if the guest was still running "
 	"at the timeout; 126 if qemu or the guest setup failed; 130 if interrupted; 2 on "
 	"bad options.",
-	vm_children, NULL, NULL,
+	NULL, NULL, NULL,
 };
 
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_env e = { 0 };
-	int r = fb_argp_parse(&vm_argp, argc, argv, NULL, &e);
+	int r = fb_argp_parse_shared(&vm_argp, &e, &fb_guest_argp, &e.o, argc, argv, NULL);
 
 	if (r)
 		return r == 1 ? 0 : 2;

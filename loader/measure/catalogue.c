@@ -290,3 +290,15 @@ int fb_params_resolve(struct fb_params *p, const char *const *wl, int nwl,
 	}
 	return 0;
 }
+
+void fb_workload_print_params(FILE *f, const struct fb_workload *w)
+{
+	for (const struct fb_param_def *d = w->params; d && d->key; d++) {
+		char name[48], range[96];
+
+		snprintf(name, sizeof(name), "%s.%s", w->name, d->key);
+		fb_param_range(d, range, sizeof(range));
+		fprintf(f, "    %-22s %-4s %8llu  %-26s %s\n", name, fb_param_type_name(d->type),
+			(unsigned long long)d->def, range, d->help);
+	}
+}

@@ -3,7 +3,11 @@
 #ifndef CATALOGUE_H
 #define CATALOGUE_H
 
+#include <stdio.h>
+
 #include "model/fb.h"
+
+struct fb_workload;
 
 #define FB_MAX_CAND 4
 
@@ -46,5 +50,8 @@ const struct fb_probe_def *fb_probe_find(const char *name);
  */
 int fb_params_resolve(struct fb_params *p, const char *const *wl, int nwl,
 		      const char *const *kv, int nkv, char *err, size_t errlen);
+
+/* One line per declared parameter of w: name, type, default, range, help. */
+void fb_workload_print_params(FILE *f, const struct fb_workload *w);
 
 #endif /* CATALOGUE_H */

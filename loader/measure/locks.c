@@ -47,8 +47,10 @@ static const struct lock_fn {
 
 #define NFNS ((int)(sizeof(lock_fns) / sizeof(lock_fns[0])))
 
+/* the maps every program shares: the session's record maps and held */
 struct fb_locks {
-	int ctl_fd, held_fd;
+	const struct fb_record *rec;
+	int held_fd;
 	struct fblock_bpf *skel[NFNS];
 };
 
@@ -71,8 +73,7 @@ static void watch_sym(struct fb_lock_watch *w, const char *fn, int acquire)
 
 /* Loads and attaches one function's program for the watches it serves. */
 static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
-		      struct fb_lock_watch *w, int n, int hist_fd, int stats_fd,
-		      struct fblock_bpf **out)
+		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
 {
 	struct fblock_bpf *k = fblock_bpf__open();
 	struct bpf_program *p;
@@ -94,11 +95,7 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 				  false);
 	err = bpf_program__set_attach_target(p, 0, fn);
 	if (!err)
-		err = bpf_map__reuse_fd(k->maps.hist, hist_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.stats, stats_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.ctl, l->ctl_fd);
+		err = fb_record_reuse(l->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
 	if (!err)
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
 	if (!err)
@@ -128,8 +125,7 @@ static int needed(const struct lock_fn *f, const struct fb_lock_watch *w, int n)
 	return 0;
 }
 
-static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n,
-		      int hist_fd, int stats_fd)
+static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n)
 {
 	const struct lock_fn *f = &lock_fns[j];
 	int err = -ENOENT;
@@ -137,7 +133,7 @@ static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n,
 
 	for (int c = 0; c < 2 && f->fn[c] && err; c++) {
 		fn = f->fn[c];
-		err = attach_one(l, fn, f, w, n, hist_fd, stats_fd, &l->skel[j]);
+		err = attach_one(l, fn, f, w, n, &l->skel[j]);
 	}
 	for (int i = 0; i < n; i++) {
 		if (!w[i].addr || w[i].type != f->type)
@@ -163,7 +159,7 @@ static int tcg_smp(void)
 	return n > 0 && strstr(buf, "QEMU TCG CPU") && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
-struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd)
+struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_record *rec)
 {
 	struct fb_locks *l;
 	int any = 0;
@@ -179,16 +175,16 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int 
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return NULL;
-	l->ctl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_lock_ctl", 4, 4, 1, NULL);
+	l->rec = rec;
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
-				    sizeof(struct fb_start_key), 8, 16384, NULL);
+				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
 		snprintf(w[i].method, sizeof(w[i].method), "fexit+fentry");
 	}
-	for (int j = 0; j < NFNS && l->ctl_fd >= 0 && l->held_fd >= 0; j++)
+	for (int j = 0; j < NFNS && l->held_fd >= 0; j++)
 		if (needed(&lock_fns[j], w, n))
-			attach_fn(l, j, w, n, hist_fd, stats_fd);
+			attach_fn(l, j, w, n);
 	for (int j = 0; j < NFNS; j++)
 		any |= l->skel[j] != NULL;
 	if (!any) {
@@ -198,23 +194,12 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int 
 	return l;
 }
 
-void fb_locks_enable(struct fb_locks *l, int on)
-{
-	unsigned int zero = 0, v = on ? 1 : 0;
-
-	if (l)
-		bpf_map_update_elem(l->ctl_fd, &zero, &v, BPF_ANY);
-}
-
 void fb_locks_close(struct fb_locks *l)
 {
 	if (!l)
 		return;
-	fb_locks_enable(l, 0);
 	for (int j = 0; j < NFNS; j++)
 		fblock_bpf__destroy(l->skel[j]);
-	if (l->ctl_fd >= 0)
-		close(l->ctl_fd);
 	if (l->held_fd >= 0)
 		close(l->held_fd);
 	free(l);

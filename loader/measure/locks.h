@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "measure/catalogue.h"
+#include "measure/record.h"
 #include "model/fb.h"
 
 struct fb_locks;
@@ -26,13 +27,11 @@ struct fb_lock_watch {
 };
 
 /*
- * Attaches what the watches need, sharing the histogram maps hist_fd and
- * stats_fd, disabled (see fb_locks_enable).  Fills each watch's ok, method,
- * symbol or reason.  Returns NULL when nothing could be attached.
+ * Attaches what the watches need, recording into rec (holds start only
+ * while its enabled flag is set).  Fills each watch's ok, method, symbol or
+ * reason.  Returns NULL when nothing could be attached.
  */
-struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, int hist_fd, int stats_fd);
-/* The programs' enabled flag: holds start only while it is set. */
-void fb_locks_enable(struct fb_locks *l, int on);
+struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_record *rec);
 /* Detaches everything (NULL is fine). */
 void fb_locks_close(struct fb_locks *l);
 

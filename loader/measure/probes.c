@@ -10,17 +10,21 @@
  * optional pointer read by a raw tracepoint program, a BTF member offset)
  * and get hold histograms from locks.c and wait histograms from fbcont's
  * contention programs; where that cannot attach they fall back to their
- * class in /proc/lock_stat (zeroed when the session opens) on LOCK_STAT
- * kernels.
+ * class in /proc/lock_stat (zeroed when recording is first enabled) on
+ * LOCK_STAT kernels.
  * Tracepoint rows (contention, kmalloc call sites) use fbcont, which also
  * loads on kernels that refuse tracing programs.
+ *
+ * Every object shares one enabled flag (fbrecord.bpf.h): a session opens
+ * with it clear, so loading and attaching (the verifier's push_stack, BPF
+ * links, ...) are never counted, and fb_session_enable() sets it for the
+ * measured phases.
  */
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -34,6 +38,7 @@
 #include "measure/ksyms.h"
 #include "measure/locks.h"
 #include "measure/probes.h"
+#include "measure/record.h"
 
 #define MAX_INST 48
 
@@ -54,8 +59,9 @@ struct inst {
 struct fb_session {
 	struct fb_ksyms *ks;
 	struct btf *btf;
-	int hist_fd, stats_fd, watched_fd, starts_fd;
-	uint64_t *hist;
+	struct fb_record rec;		/* the maps every object records into */
+	int watched_fd, starts_fd;	/* fbfunc's, shared by its instances */
+	int started;			/* recording was enabled once */
 	struct fbcont_bpf *cont;
 	struct fb_locks *locks;
 	struct inst inst[MAX_INST];
@@ -90,28 +96,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int create_maps(struct fb_session *s)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, mm, .map_flags = BPF_F_MMAPABLE);
-	size_t hist_len = (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t);
-
-	s->hist_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_hist", 4, 8,
-				    FB_MAX_SLOTS * FB_NBUCKETS, &mm);
-	s->stats_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "fb_stats", 4,
-				     sizeof(struct fb_stat), FB_MAX_SLOTS, NULL);
+	if (fb_record_create(&s->rec))
+		return -1;
 	s->watched_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_watched", 8, 4,
 				       FB_MAX_WATCHED, NULL);
 	s->starts_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_starts",
 				      sizeof(struct fb_start_key), sizeof(struct fb_start),
-				      16384, NULL);
-	if (s->hist_fd < 0 || s->stats_fd < 0 || s->watched_fd < 0 ||
-	    s->starts_fd < 0) {
-		fb_err("cannot create BPF maps: %s (are you root? BPF syscall disabled?)",
-		       strerror(errno));
-		return -1;
-	}
-	s->hist = mmap(NULL, hist_len, PROT_READ | PROT_WRITE, MAP_SHARED, s->hist_fd, 0);
-	if (s->hist == MAP_FAILED) {
-		s->hist = NULL;
-		fb_err("cannot mmap the histogram map: %s", strerror(errno));
+				      FB_MAX_INFLIGHT, NULL);
+	if (s->watched_fd < 0 || s->starts_fd < 0) {
+		fb_err("cannot create BPF maps: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -156,12 +149,13 @@ static const char *errno_hint(int err)
 
 static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 {
-	if (bpf_map__reuse_fd(k->maps.hist, s->hist_fd) ||
-	    bpf_map__reuse_fd(k->maps.stats, s->stats_fd) ||
-	    bpf_map__reuse_fd(k->maps.watched, s->watched_fd) ||
-	    bpf_map__reuse_fd(k->maps.starts, s->starts_fd))
-		return -errno;
-	return 0;
+	int err = fb_record_reuse(&s->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
+
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.watched, s->watched_fd);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.starts, s->starts_fd);
+	return err;
 }
 
 /* One attempt with one method; returns 0 or -errno. */
@@ -408,7 +402,7 @@ static void attach_locks(struct fb_session *s)
 	}
 	if (!n)
 		return;
-	s->locks = fb_locks_open(w, n, s->hist_fd, s->stats_fd);
+	s->locks = fb_locks_open(w, n, &s->rec);
 	for (int i = 0; i < n; i++) {
 		struct row *r = rows[i];
 
@@ -456,13 +450,13 @@ static int open_cont(struct fb_session *s, int want_cont)
 		struct row *r = &s->rows[i];
 		uint64_t lo, hi;
 
-		if (r->def->kind == FB_CALLSITE && nsites < 4 &&
+		if (r->def->kind == FB_CALLSITE && nsites < FB_MAX_SITES &&
 		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
 			c->rodata->site_lo[nsites] = lo;
 			c->rodata->site_hi[nsites] = hi;
 			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
 		}
-		if (r->def->inst_deref && nderef < 4 &&
+		if (r->def->inst_deref && nderef < FB_MAX_DEREF &&
 		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
 			c->rodata->deref_addr[nderef++] = lo;
 	}
@@ -470,9 +464,7 @@ static int open_cont(struct fb_session *s, int want_cont)
 	bpf_program__set_autoload(c->progs.fb_kmalloc, nsites > 0);
 	bpf_program__set_autoload(c->progs.fb_cont_begin, want_cont);
 	bpf_program__set_autoload(c->progs.fb_cont_end, want_cont);
-	err = bpf_map__reuse_fd(c->maps.hist, s->hist_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(c->maps.stats, s->stats_fd);
+	err = fb_record_reuse(&s->rec, c->maps.hist, c->maps.stats, c->maps.ctl);
 	if (!err)
 		err = fbcont_bpf__load(c);
 	if (err) {
@@ -499,7 +491,7 @@ static uint64_t deref(struct fb_session *s, const char *sym)
 			usleep(1000);	/* any syscall of ours triggers it */
 		bpf_link__destroy(l);
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < FB_MAX_DEREF; i++)
 		if (s->cont->rodata->deref_addr[i] == addr)
 			return s->cont->bss->deref_val[i];
 	return 0;
@@ -576,24 +568,6 @@ static void init_rows(struct fb_session *s, const char *const *pat, int npat, in
 	}
 }
 
-/*
- * Forget what the probes saw while the session was being set up: loading
- * each instance runs the verifier (push_stack), creates BPF links, etc.
- */
-static void zero_counts(struct fb_session *s)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct fb_stat *zero = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*zero));
-	uint64_t next;
-
-	memset(s->hist, 0, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
-	for (unsigned int slot = 0; zero && slot < FB_MAX_SLOTS; slot++)
-		bpf_map_update_elem(s->stats_fd, &slot, zero, BPF_ANY);
-	free(zero);
-	while (s->cont && !bpf_map_get_next_key(bpf_map__fd(s->cont->maps.cont), NULL, &next))
-		bpf_map_delete_elem(bpf_map__fd(s->cont->maps.cont), &next);
-}
-
 struct fb_session *fb_session_open(const char *const *pat, int npat)
 {
 	struct fb_session *s = calloc(1, sizeof(*s));
@@ -628,17 +602,23 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 	}
 	attach_tracepoints(s);
 	attach_locks(s);
-	zero_counts(s);
-	if (!access("/proc/lock_stat", W_OK))
-		fb_write_file("/proc/lock_stat", "0\n");	/* count from here */
-	fb_locks_enable(s->locks, 1);
 	active = s;
-	return s;
+	return s;	/* recording disabled: nothing of the setup is counted */
 }
 
+/*
+ * The enabled flag of every program (fbrecord.bpf.h).  The first time it is
+ * set, /proc/lock_stat (LOCK_STAT kernels) is zeroed too, so the lock_stat
+ * rows also count from the first measured phase on.
+ */
 void fb_session_enable(struct fb_session *s, int on)
 {
-	fb_locks_enable(s->locks, on);
+	if (!s)
+		return;
+	if (on && !s->started && !access("/proc/lock_stat", W_OK))
+		fb_write_file("/proc/lock_stat", "0\n");
+	s->started |= on;
+	fb_record_enable(&s->rec, on);
 }
 
 int fb_session_attached(const struct fb_session *s)
@@ -648,31 +628,6 @@ int fb_session_attached(const struct fb_session *s)
 	for (int i = 0; i < s->nrows; i++)
 		n += s->rows[i].res.status == FB_ATTACHED;
 	return n;
-}
-
-static void read_slot(struct fb_session *s, int slot, struct fb_hist *h)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	struct fb_stat *per = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*per));
-	unsigned int key = (unsigned int)slot;
-
-	for (unsigned int i = 0; i < FB_NBUCKETS; i++)
-		h->buckets[i] = s->hist[(size_t)slot * FB_NBUCKETS + i];
-	if (!per || bpf_map_lookup_elem(s->stats_fd, &key, per)) {
-		free(per);
-		return;
-	}
-	for (int c = 0; c < ncpu; c++) {
-		if (!per[c].count)
-			continue;
-		if (!h->count || per[c].min < h->min)
-			h->min = per[c].min;
-		if (per[c].max > h->max)
-			h->max = per[c].max;
-		h->count += per[c].count;
-		h->sum += per[c].sum;
-	}
-	free(per);
 }
 
 static void collect_contention(struct fb_session *s, struct fb_result *res)
@@ -720,12 +675,12 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			continue;
 		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
 		if (bpf) {
-			read_slot(active, r->slot[0], &h);
+			fb_record_read(&active->rec, r->slot[0], &h);
 			phase_set(ops, phase, d->name, "", &h);
 		}
 		if (bpf && r->res.nstats > 2) {
 			memset(&h, 0, sizeof(h));
-			read_slot(active, r->slot[2], &h);
+			fb_record_read(&active->rec, r->slot[2], &h);
 			phase_set(ops, phase, d->name, "_read", &h);
 		}
 		memset(&h, 0, sizeof(h));
@@ -749,7 +704,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 			memset(&r->res.stats[j].h, 0, sizeof(r->res.stats[j].h));
 			memcpy(r->res.stats[j].h.unit, unit, sizeof(unit));
 			if (r->res.status == FB_ATTACHED)
-				read_slot(s, r->slot[j], &r->res.stats[j].h);
+				fb_record_read(&s->rec, r->slot[j], &r->res.stats[j].h);
 		}
 	}
 	collect_lock_stat(s);
@@ -766,9 +721,8 @@ void fb_session_close(struct fb_session *s)
 	for (int i = 0; i < s->ninst; i++)
 		fbfunc_bpf__destroy(s->inst[i].skel);
 	fbcont_bpf__destroy(s->cont);
-	if (s->hist)
-		munmap(s->hist, (size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t));
-	for (int *fd = &s->hist_fd; fd <= &s->starts_fd; fd++)
+	fb_record_close(&s->rec);
+	for (int *fd = &s->watched_fd; fd <= &s->starts_fd; fd++)
 		if (*fd > 0)
 			close(*fd);
 	btf__free(s->btf);

@@ -18,8 +18,11 @@ struct fb_session *fb_session_open(const char *const *pat, int npat);
 /* Fills r->probes and r->contention from the maps. */
 void fb_session_collect(struct fb_session *s, struct fb_result *r);
 /*
- * Lock rows count holds that start while enabled (the default once open):
- * workloads bracket their phases with this.
+ * Recording on (1) or off (0); a session opens with it off.  Every row
+ * counts only the events (calls, holds, waits, allocations) that start
+ * while it is on: the run turns it on for the measured phases (each
+ * workload's run) and off after.  The first time it is turned on,
+ * /proc/lock_stat is zeroed for the lock_stat rows.
  */
 void fb_session_enable(struct fb_session *s, int on);
 /* Number of rows attached. */
@@ -27,8 +30,8 @@ int fb_session_attached(const struct fb_session *s);
 void fb_session_close(struct fb_session *s);
 /*
  * For workloads with phases: the catalogue's lock classes as /proc/lock_stat
- * counts them now (write acquisitions and hold total since the session
- * opened), as ops "<phase>_<row>" and "<phase>_<row>_hold_ns".  Nothing on
+ * counts them now (write acquisitions and hold total since recording was
+ * first enabled), as ops "<phase>_<row>" and "<phase>_<row>_hold_ns".  Nothing on
  * kernels without lock_stat.
  */
 void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase);

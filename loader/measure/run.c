@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * run.c - `foliobench run` and `foliobench list`.
+ * run.c - `foliobench run` (`foliobench list` is list.c).
  *
  * run: attach every catalogue probe this kernel allows, drive the chosen
  * workloads, and write one results file (schema in results.c) plus a short
@@ -36,19 +36,6 @@ struct run_opts {
 	struct fb_params params;	/* resolved against the catalogue */
 };
 
-/* One line per declared parameter: name, type, default, range, help. */
-static void print_params(FILE *f, const struct fb_workload *w)
-{
-	for (const struct fb_param_def *d = w->params; d && d->key; d++) {
-		char name[48], range[96];
-
-		snprintf(name, sizeof(name), "%s.%s", w->name, d->key);
-		fb_param_range(d, range, sizeof(range));
-		fprintf(f, "    %-22s %-4s %8llu  %-26s %s\n", name, fb_param_type_name(d->type),
-			(unsigned long long)d->def, range, d->help);
-	}
-}
-
 static void run_usage(FILE *f)
 {
 	fprintf(f,
@@ -71,7 +58,7 @@ static void run_usage(FILE *f)
 		"\n"
 		"Workload parameters (--param W.KEY=VALUE; name, type, default, range):\n");
 	for (int i = 0; i < fb_nworkloads; i++)
-		print_params(f, &fb_workloads[i]);
+		fb_workload_print_params(f, &fb_workloads[i]);
 }
 
 static int parse_run(int argc, char **argv, struct run_opts *o)
@@ -316,8 +303,11 @@ int cmd_run(int argc, char **argv)
 	}
 	fb_info("%d probes attached", fb_session_attached(s));
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
-	for (int i = 0; i < o.nwl && !fb_stop; i++)
+	for (int i = 0; i < o.nwl && !fb_stop; i++) {
+		fb_session_enable(s, 1);	/* the measured phase: the workload's run */
 		run_workload(fb_workload_find(o.wl[i]), &o.params, &r->workloads[r->nworkloads++]);
+		fb_session_enable(s, 0);
+	}
 	fb_session_collect(s, r);
 	fb_session_close(s);
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
@@ -333,65 +323,4 @@ int cmd_run(int argc, char **argv)
 		ret = 128 + (stop_sig ? stop_sig : SIGINT);
 	free(r);
 	return ret;
-}
-
-/* ---- list ---- */
-
-static void list_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliobench list [--no-probe]\n"
-		"\n"
-		"Every probe of the catalogue with its status on the running kernel\n"
-		"(attaching needs root; --no-probe only prints the catalogue), and every\n"
-		"workload with its parameters and whether it can run here.\n");
-}
-
-int cmd_list(int argc, char **argv)
-{
-	struct fb_session *s = NULL;
-	struct fb_result *r = NULL;
-	int probe = 1;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			list_usage(stdout);
-			return 0;
-		} else if (!strcmp(argv[i], "--no-probe")) {
-			probe = 0;
-		} else {
-			fb_err("list: unknown argument '%s'", argv[i]);
-			return 2;
-		}
-	}
-	if (probe && geteuid() == 0) {
-		r = calloc(1, sizeof(*r));
-		s = r ? fb_session_open(NULL, 0) : NULL;
-		if (s)
-			fb_session_collect(s, r);
-	}
-	printf("%-30s %-12s %-11s %-11s %-8s %s\n", "PROBE", "SERIES", "KIND", "STATUS",
-	       "METHOD", "WHAT IT SHOWS / WHY NOT");
-	for (int i = 0; i < fb_nprobes; i++) {
-		const struct fb_probe_def *d = &fb_probes[i];
-		const struct fb_probe_result *p = r && s ? fb_result_probe(r, d->name) : NULL;
-
-		printf("%-30s %-12s %-11s %-11s %-8s %s\n", d->name, d->series,
-		       fb_kind_name(d->kind), p ? fb_probe_status_name(p->status) : "-", p ? p->method : "-",
-		       p && p->status != FB_ATTACHED ? p->reason : d->proves);
-	}
-	printf("\n%-10s %-12s %-12s %s\n", "WORKLOAD", "SERIES", "STATUS", "DESCRIPTION");
-	printf("    %-22s %-4s %8s  %-26s %s\n", "PARAMETER", "TYPE", "DEFAULT", "RANGE", "HELP");
-	for (int i = 0; i < fb_nworkloads; i++) {
-		const struct fb_workload *w = &fb_workloads[i];
-		char why[192] = "";
-		int ok = w->avail(why, sizeof(why)) == 0;
-
-		printf("%-10s %-12s %-12s %s%s%s\n", w->name, w->series,
-		       ok ? "available" : "unavailable", w->desc, ok ? "" : " -- ", ok ? "" : why);
-		print_params(stdout, w);
-	}
-	fb_session_close(s);
-	free(r);
-	return 0;
 }

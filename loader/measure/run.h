@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* measure/run.h - `foliobench run` and `foliobench list` (run.c). */
+/* measure/run.h - `foliobench run` (run.c) and `foliobench list` (list.c). */
 #ifndef FB_RUN_H
 #define FB_RUN_H
 

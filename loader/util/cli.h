@@ -18,6 +18,16 @@ struct argp;
 int fb_argp_parse(const struct argp *a, int argc, char **argv, int *idx, void *input);
 
 /*
+ * fb_argp_parse() with a second table beside a, with its own input: the
+ * options several commands share (the guest options of vm and ab, the
+ * comparison options of compare, report and gate).  Help prints a's usage
+ * and text, and both tables.  An operand no parser takes is refused as
+ * "unexpected argument" unless idx is given.
+ */
+int fb_argp_parse_shared(const struct argp *a, void *input, const struct argp *shared,
+			 void *shared_input, int argc, char **argv, int *idx);
+
+/*
  * For parsers: an unsigned integer in [min, max], or -1 after one error
  * line naming the option and the range.
  */

@@ -13,6 +13,7 @@
 
 volatile sig_atomic_t fb_stop;
 static int verbose;
+static int nerr;
 
 int fb_verbose(void)
 {
@@ -28,11 +29,17 @@ void fb_err(const char *fmt, ...)
 {
 	va_list ap;
 
+	nerr++;
 	fputs("foliobench: error: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int fb_err_count(void)
+{
+	return nerr;
 }
 
 void fb_info(const char *fmt, ...)

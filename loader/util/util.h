@@ -18,6 +18,8 @@ extern volatile sig_atomic_t fb_stop;
 
 /* ---- small utilities (util.c) ---- */
 void fb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* fb_err() lines printed so far (a caller can tell whether one was said). */
+int fb_err_count(void);
 void fb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int fb_verbose(void);
 void fb_set_verbose(int v);

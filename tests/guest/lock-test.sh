@@ -26,8 +26,8 @@
 # With -l LOCKSTAT_DIR (a PROVE_LOCKING + LOCK_STAT kernel), one more boot
 # checks exactness against /proc/lock_stat in the same guest and window:
 # the workload's "register" phase hook snapshots both at the same instant
-# (/proc/lock_stat is zeroed when the probes attach, the BPF programs are
-# enabled then), and for each lock the BPF write acquisitions
+# (/proc/lock_stat is zeroed when recording is first enabled, at the start
+# of the workload, the BPF programs' enabled flag set right after), and for each lock the BPF write acquisitions
 # (register_<lock>) must equal lock_stat's class count
 # (register_<lock>_lockstat).  Allowed difference: none.  The class covers
 # every instance (every kernfs root), the row only sysfs's; in this guest

@@ -8,6 +8,7 @@
  *
  * The numbers are synthetic: they test the model, not any kernel.
  */
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,15 +202,55 @@ static int file_has(const char *path, const char *needle)
 	return strstr(buf, needle) != NULL;
 }
 
+/* Lines of path that start with "prefix" (at most 64 KiB read). */
+static int lines_starting(const char *path, const char *prefix)
+{
+	char line[4096];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		n += !strncmp(line, prefix, strlen(prefix));
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* The rounds-used line of each prefix, once: not again for the next step or the whole. */
+static void check_rounds_listed_once(const char *log)
+{
+	static const char *const names[4] = { "baseline", "s@1", "s@2", "s@3" };
+	char want[400];
+	int once = 1;
+
+	for (int k = 0; k < 4; k++) {
+		snprintf(want, sizeof(want), "%s/%s: ", tmp, names[k]);
+		once &= lines_starting(log, want) == 1;
+	}
+	CHECK(once, "per-patch report: each prefix's rounds used listed once");
+}
+
 static void test_render(void)
 {
-	char out[300], p[400];
-	int rc;
+	char out[300], p[400], log[300];
+	int rc, fd, saved;
 
 	snprintf(out, sizeof(out), "%s/report", tmp);
+	snprintf(log, sizeof(log), "%s/stderr.log", tmp);
 	fflush(stdout);
+	fflush(stderr);
+	saved = dup(2);
+	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0)
+		dup2(fd, 2);
 	rc = fb_attrib_report(tmp, out, 0.05, 2, "foliobench report test");
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (fd >= 0)
+		close(fd);
 	CHECK(rc == 0, "fb_attrib_report writes the reports");
+	check_rounds_listed_once(log);
 	snprintf(p, sizeof(p), "%s/report.md", out);
 	CHECK(file_has(p, "| Metric | baseline | 1: p1 |") &&
 	      file_has(p, "func kernfs_activate calls"), "markdown table with a column per patch");

@@ -3,37 +3,17 @@
  * test_workloads.c - unit tests for the workloads' pure parts: the nft
  * plan arithmetic (every nft_trans object accounted for), the
  * /proc/lockdep_stats parser, the verifier program builder and the
- * fork/pipe runner.  TAP-style output; exits 1 if anything failed.
+ * fork/pipe runner (tap.h).
  */
 #include <linux/bpf.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "model/fb.h"
 #include "workloads/wl_util.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) check(!!(cond), __VA_ARGS__)
-
-static void __attribute__((format(printf, 2, 3)))
-check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d - ", ok ? "ok" : "not ok", passed + failed + 1);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
+#include "tap.h"
 
 /* Sum of nft_trans objects over the plan's batches, as wl_nft runs them. */
 static uint64_t plan_total(const struct wl_nft_plan *pl, uint64_t *minsz)
@@ -73,24 +53,24 @@ static void test_nft_plan(void)
 		ret = wl_nft_plan_init(&pl, c[0], c[1], c[2], c[3], why,
 				       sizeof(why));
 		total = ret ? 0 : plan_total(&pl, &minsz);
-		CHECK(!ret && total == c[0] && minsz >= 1 + c[3],
+		CHECKF(!ret && total == c[0] && minsz >= 1 + c[3],
 		      "nft plan N=%llu P=%llu A=%llu C=%llu: %llu trans, smallest table %llu",
 		      WL_U64(c[0]), WL_U64(c[1]), WL_U64(c[2]), WL_U64(c[3]),
 		      WL_U64(total), WL_U64(ret ? 0 : minsz));
 	}
 	/* seed defaults: 15 tables of 668, the 5 abort tables get +1 */
 	wl_nft_plan_init(&pl, 10025, 5, 5, 1, why, sizeof(why));
-	CHECK(wl_nft_commit_trans(&pl, 0) == 668 &&
+	CHECKF(wl_nft_commit_trans(&pl, 0) == 668 &&
 	      wl_nft_commit_trans(&pl, 1) == 1336 &&
 	      wl_nft_commit_trans(&pl, 5) == 668 &&
 	      wl_nft_abort_table(&pl, 0) == 669 &&
 	      wl_nft_abort_table(&pl, 4) == 669,
 	      "nft plan seed defaults: commits 668,1336,..,668, aborts 669");
-	CHECK(wl_nft_plan_init(&pl, 10025, 0, 5, 1, why, sizeof(why)) < 0,
+	CHECKF(wl_nft_plan_init(&pl, 10025, 0, 5, 1, why, sizeof(why)) < 0,
 	      "nft plan rejects passes=0 (%s)", why);
-	CHECK(wl_nft_plan_init(&pl, 10025, 5, 0, 1, why, sizeof(why)) < 0,
+	CHECKF(wl_nft_plan_init(&pl, 10025, 5, 0, 1, why, sizeof(why)) < 0,
 	      "nft plan rejects odd descriptors with aborts=0");
-	CHECK(wl_nft_plan_init(&pl, 20, 5, 5, 1, why, sizeof(why)) < 0,
+	CHECKF(wl_nft_plan_init(&pl, 20, 5, 5, 1, why, sizeof(why)) < 0,
 	      "nft plan rejects too few descriptors (%s)", why);
 }
 
@@ -111,7 +91,7 @@ static void expect_stat(const char *key, uint64_t want)
 	uint64_t v = 0;
 	int ret = wl_parse_stat(lockdep_stats, key, &v);
 
-	CHECK(!ret && v == want, "parse \"%s\" = %llu (want %llu)", key,
+	CHECKF(!ret && v == want, "parse \"%s\" = %llu (want %llu)", key,
 	      WL_U64(v), WL_U64(want));
 }
 
@@ -122,18 +102,18 @@ static void test_parse_stat(void)
 	expect_stat("direct dependencies", 32768);
 	expect_stat("lock-classes", 1702);
 	expect_stat("debug_locks", 0);
-	CHECK(wl_parse_stat(lockdep_stats, "dependencies", &v) < 0,
+	CHECKF(wl_parse_stat(lockdep_stats, "dependencies", &v) < 0,
 	      "parse does not match a key's suffix");
-	CHECK(wl_parse_stat("x: y\n", "x", &v) < 0,
+	CHECKF(wl_parse_stat("x: y\n", "x", &v) < 0,
 	      "parse rejects a non-number");
 	v = wl_parse_stat_max(lockdep_stats, "direct dependencies");
-	CHECK(v == 32768, "parse [max:] of direct dependencies = %llu",
+	CHECKF(v == 32768, "parse [max:] of direct dependencies = %llu",
 	      WL_U64(v));
 	v = wl_parse_stat_max(patched_stats, "direct dependencies");
-	CHECK(v == 0, "no [max:] on a [dynamic:] line (got %llu, not the next line's)",
+	CHECKF(v == 0, "no [max:] on a [dynamic:] line (got %llu, not the next line's)",
 	      WL_U64(v));
 	v = wl_parse_stat_max(patched_stats, "dependency chains");
-	CHECK(v == 65536, "parse [max:] of dependency chains = %llu",
+	CHECKF(v == 65536, "parse [max:] of dependency chains = %llu",
 	      WL_U64(v));
 }
 
@@ -150,11 +130,11 @@ static void test_verifier_build(void)
 		if (insns[i].code == (BPF_LDX | BPF_MEM | BPF_W))
 			loads++;
 	}
-	CHECK(n == 63 && jumps == 20 && loads == 20 &&
+	CHECKF(n == 63 && jumps == 20 && loads == 20 &&
 	      insns[n - 1].code == (BPF_JMP | BPF_EXIT),
 	      "verifier program: %u insns, %u cond jumps, %u ctx loads",
 	      n, jumps, loads);
-	CHECK(wl_verifier_build(insns, 64, 21) == 0,
+	CHECKF(wl_verifier_build(insns, 64, 21) == 0,
 	      "verifier builder refuses to overflow its buffer");
 }
 
@@ -197,14 +177,14 @@ static void test_run_child(void)
 	ret = wl_run_child("test", 0, child_ok, NULL, &me, &ops);
 	fb_count_get(&ops, "alpha", &a);
 	fb_count_get(&ops, "pid_differs", &d);
-	CHECK(ret == 0 && a == 42 && d == 1,
+	CHECKF(ret == 0 && a == 42 && d == 1,
 	      "run_child returns the child's counters (alpha=%llu)", WL_U64(a));
 	memset(&ops, 0, sizeof(ops));
 	ret = wl_run_child("test", 0, child_fail, NULL, NULL, &ops);
-	CHECK(ret == -1 && !fb_count_get(&ops, "partial", &a) && a == 3,
+	CHECKF(ret == -1 && !fb_count_get(&ops, "partial", &a) && a == 3,
 	      "run_child passes a failure and partial counters back");
 	ret = wl_run_child("test", 0, child_crash, NULL, NULL, &ops);
-	CHECK(ret == -1, "run_child reports a child killed by a signal");
+	CHECKF(ret == -1, "run_child reports a child killed by a signal");
 }
 
 int main(void)
@@ -213,6 +193,5 @@ int main(void)
 	test_parse_stat();
 	test_verifier_build();
 	test_run_child();
-	printf("# %d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return tap_done();
 }
