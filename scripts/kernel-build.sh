@@ -92,6 +92,11 @@ work=$cache/work
 mkdir -p "$work" "$cache/kernels" "$cache/ccache"
 exec 9>"$work/.lock"
 flock 9
+# Another build (a second `ab`, a shard) may have made it while we waited.
+if [ -f "$dest/bzImage" ]; then
+	echo "$dest"
+	exit 0
+fi
 
 wt=$work/linux
 if [ ! -e "$wt/.git" ]; then
