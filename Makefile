@@ -90,7 +90,7 @@ T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/util/util.o
 T_DEPS_test_stats := $(O)/analysis/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*.c)) \
-		       $(T_MODEL)
+		       $(T_MODEL) $(O)/util/cli.o
 T_DEPS_test_gate := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
 T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o \
