@@ -47,6 +47,7 @@ open(p, "w").write(s.replace(a, b, 1))' "$f" "$from" "$to"
 shard() {
 	local d=$1 i=$2 n=$3 rounds=$4 lb=${5:-1000} ln=${6:-1000} id=${7:-b1d}
 	local param=${8:-nft.descriptors=10025} host=${9:-node$2} r a lat list="" runs=""
+	mkdir -p "$d"
 	for ((r = 1; r <= rounds; r++)); do
 		[ $(((r - 1) % n)) = $((i - 1)) ] || continue
 		list+="${list:+, }$r"
@@ -74,3 +75,13 @@ shard() {
 JSON
 }
 export -f round arm edit shard
+
+# verdict DIR: what `foliobench gate DIR` decides: its stdout (the verdict
+# lines; the rounds it read, with their paths, go to stderr) and exit code.
+verdict() {
+	local out rc
+	out=$("$FB" gate "$1" 2>/dev/null)
+	rc=$?
+	printf '%s\nexit %s\n' "$out" "$rc"
+}
+export -f verdict

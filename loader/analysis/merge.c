@@ -210,13 +210,13 @@ static int mg_same_pp(const struct mg_in *f, const struct mg_in *s)
 	return same ? 0 : -1;
 }
 
-/* Every shard against the first: N, tool, kernels, the work, per-patch.json. */
+/* Every shard (the first too: kernels named) against the first: N, tool, kernels, work. */
 static int mg_same(const struct mg *m)
 {
 	const struct mg_in *f = &m->in[0];
 	char x[160], y[160];
 
-	for (int i = 1; i < m->n; i++) {
+	for (int i = 0; i < m->n; i++) {
 		const struct mg_in *s = &m->in[i];
 
 		if (s->count != f->count) {
@@ -475,6 +475,7 @@ static json_object *mg_runs(const struct mg *m)
 			for (size_t j = 0; j < json_object_array_length(runs); j++) {
 				json_object *run = json_object_array_get_idx(runs, j);
 
+				x = NULL;	/* deep_copy wants an empty destination */
 				if (int_of(run, "round", 0) != k || json_object_deep_copy(run, &x,
 						NULL))
 					continue;
@@ -500,8 +501,12 @@ static int mg_ab_json(const struct mg *m)
 	for (int i = 0; i < m->nr; i++)		/* m->r is sorted: rounds once each */
 		if (!i || m->r[i].round != m->r[i - 1].round)
 			json_object_array_add(rs, json_object_new_int(m->r[i].round));
-	for (int i = 0; i < m->n; i++) {
+	for (int k = 1; k <= m->in[0].count; k++) {	/* in shard order */
 		json_object *e = json_object_new_object();
+		int i = 0;
+
+		while (m->in[i].index != k)	/* mg_cover(): each index once */
+			i++;
 
 		json_object_object_add(e, "index", json_object_new_int(m->in[i].index));
 		json_object_object_add(e, "count", json_object_new_int(m->in[i].count));
