@@ -14,6 +14,8 @@ pkgs=(
 	# sharded runs: a single-node Slurm for tests/slurm-test.sh (scripts/slurm);
 	# nothing is started by the install (the test starts and stops its own)
 	slurm-wlm munge
+	# the LAVA job template's schema check (scripts/lava/validate.py)
+	lava-common
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -5,7 +5,8 @@
 #   fuzz      the results reader under libFuzzer + ASan/UBSan, 30 s
 #   host      `foliobench run` on this host: degrades per probe, cleans up,
 #             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv);
-#             `foliobench history` on the rounds archived in reports/
+#             `foliobench history` on the rounds archived in reports/;
+#             `foliobench merge` on synthetic shards; the LAVA job template
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
 #   slurm     a single-node Slurm (munged, slurmctld, slurmd) started and
@@ -39,6 +40,7 @@ run_group() {
 		bash tests/history-test.sh
 		bash tests/bad-input.sh
 		bash tests/merge-test.sh
+		bash tests/lava-test.sh
 		;;
 	guest)
 		bash tests/guest/run.sh
