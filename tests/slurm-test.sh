@@ -55,7 +55,7 @@ ours() {
 		# builtins only: a child of ours would carry SLURM_CONF too
 		while IFS= read -r -d '' e; do
 			[ "$e" = "SLURM_CONF=$SLURM_CONF" ] && echo "$p" && break
-		done <"/proc/$p/environ" 2>/dev/null
+		done 2>/dev/null <"/proc/$p/environ"
 	done
 }
 
@@ -197,9 +197,10 @@ check "gate on the merge = gate on one directory ($(grep -m1 '^gate: [A-Z]' <<<"
 check "the merge job's exit code is the gate's ($mstate)" \
 	test "${mstate#* }" = "$(tail -1 <<<"$vm" | sed 's/exit //') "
 check "the merge job's gate printed that verdict" \
-	test "$(cat "$res/gate.txt" 2>/dev/null)" = "$(sed '$d' <<<"$vm")"
+	test -s "$res/gate.txt" -a "$(cat "$res/gate.txt" 2>/dev/null)" = "$(sed '$d' <<<"$vm")"
 
 stop_all
-left=$(ours | tr '\n' ' ')
+left=$(ours)		# no pipe: a child of this shell carries SLURM_CONF
+left=${left//$'\n'/ }
 for p in slurmctld slurmd munged; do alive "$(pid_of $p)" && left+="$p "; done
 check "nothing left running (daemons, job steps, guests): ${left:-none}" test -z "$left"
