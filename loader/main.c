@@ -5,6 +5,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/history.h"
+#include "analysis/merge.h"
 #include "guest/vm.h"
 #include "measure/run.h"
 
@@ -21,6 +22,7 @@ static const struct {
 	{ "history", cmd_history, "run history in SQLite: trends and change points per metric" },
 	{ "vm", cmd_vm, "boot a kernel in qemu and run a command in it" },
 	{ "ab", cmd_ab, "interleaved A/B rounds of baseline and patched kernels" },
+	{ "merge", cmd_merge, "join the shard directories of one `ab --shard` run into one" },
 	{ "kernel", cmd_kernel, "build the baseline and patched guest kernels" },
 };
 

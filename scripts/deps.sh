@@ -11,6 +11,11 @@ pkgs=(
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git
+	# sharded runs: a single-node Slurm for tests/slurm-test.sh (scripts/slurm);
+	# nothing is started by the install (the test starts and stops its own)
+	slurm-wlm munge
+	# the LAVA job template's schema check (scripts/lava/validate.py)
+	lava-common
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -20,43 +20,8 @@ table=${1:-tests/bad-input.tsv}
 top=$(mktemp -d /tmp/fb-bad-input.XXXXXX)
 trap 'rm -rf "$top"' EXIT
 
-# round FILE [STARTED] [LATENCY_NS]: a valid results file with one func row
-# whose 100 calls all fall in the bucket of LATENCY_NS
-round() {
-	local f=$1 started=${2:-2026-12-01T08:00:00Z} lat=${3:-1000}
-	mkdir -p "$(dirname "$f")"
-	cat >"$f" <<JSON
-{"schema": "foliobench-results", "schema_version": 1, "tool_version": "0.1",
- "label": "t", "started": "$started",
- "host": {"kernel_release": "7.3.4", "kernel_version": "#1", "build_id": "b1d",
-          "config_sha256": "", "cmdline": "", "cpu_model": "", "ncpus": 1, "arm": ""},
- "params": ["nft.descriptors=10025"],
- "probes": [{"name": "nft_trans_alloc", "series": "folio-pool", "kind": "func",
-   "status": "attached", "method": "fentry", "symbol": "nft_trans_alloc", "reason": "",
-   "stats": [{"name": "latency", "unit": "ns", "count": 100, "sum": $((lat * 100)),
-              "min": $lat, "max": $lat, "buckets": [[$lat, 100]]}]}],
- "workloads": [{"name": "nft", "status": "ok", "reason": "", "wall_ns": 2800000000,
-                "ops": {"trans_objects": 10025}}],
- "contention": [],
- "extra": {"lockdep_stats.after.direct dependencies": 2324.5}}
-JSON
-}
-
-# arm DIR N [LATENCY_NS]: N rounds a second apart, latencies LATENCY_NS + i
-arm() {
-	local d=$1 n=$2 lat=${3:-1000} i
-	for ((i = 1; i <= n; i++)); do
-		round "$d/round-$i.json" "2026-12-01T08:00:$(printf %02d "$i")Z" $((lat + i * 7))
-	done
-}
-
-# edit FILE FROM TO: replace the first literal FROM
-edit() {
-	local f=$1 from=$2 to=$3
-	python3 -c 'import sys; p, a, b = sys.argv[1:]; s = open(p).read(); assert a in s, a
-open(p, "w").write(s.replace(a, b, 1))' "$f" "$from" "$to"
-}
-export -f round arm edit
+# round, arm, edit, shard: synthetic results and shard directories
+. tests/lib-rounds.sh
 
 pass=0; fail=0; skip=0
 while IFS=$'\t' read -r when cmd id setup run rc msg; do

@@ -5,16 +5,20 @@
 #   fuzz      the results reader under libFuzzer + ASan/UBSan, 30 s
 #   host      `foliobench run` on this host: degrades per probe, cleans up,
 #             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv);
-#             `foliobench history` on the rounds archived in reports/
+#             `foliobench history` on the rounds archived in reports/;
+#             `foliobench merge` on synthetic shards; the LAVA job template
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
+#   slurm     a single-node Slurm (munged, slurmctld, slurmd) started and
+#             stopped by tests/slurm-test.sh: scripts/slurm/ runs 2 shards,
+#             merges and gates (needs the baseline perf kernel built)
 #
 # FB_TESTS="unit host" limits the groups (default: all).  Each check prints
 # `ok - ...` or `not ok - ...`; the last line is `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export FB_REPO=$PWD
-groups=${FB_TESTS:-unit fuzz host guest}
+groups=${FB_TESTS:-unit fuzz host guest slurm}
 log=$(mktemp -d /tmp/foliobench-tests.XXXXXX)
 trap 'rm -rf "$log"' EXIT
 
@@ -36,9 +40,14 @@ run_group() {
 		bash tests/history-test.sh
 		bash tests/report-test.sh
 		bash tests/bad-input.sh
+		bash tests/merge-test.sh
+		bash tests/lava-test.sh
 		;;
 	guest)
 		bash tests/guest/run.sh
+		;;
+	slurm)
+		bash tests/slurm-test.sh
 		;;
 	*)
 		echo "not ok - unknown test group $g"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/hosts.h"
 #include "util/util.h"
 
 void fb_one_line(char *s)
@@ -163,5 +164,6 @@ int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a)
 		fb_err("%s: %s", a->cmd, err);
 		return 2;
 	}
+	fb_cmp_warn_hosts(stderr, c, a->cmd);	/* merged shards: one machine unlike the rest */
 	return c->base.n && c->new.n ? check_params(c, a) : 0;
 }

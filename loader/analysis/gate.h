@@ -48,6 +48,8 @@ const char *fb_gate_metrics_preset(const char *s);
 const char *fb_gate_metrics_for(const struct fb_cmp *c, const char *m);
 /* The default threshold for these rounds' clock mode (thr if chosen, >= 0). */
 double fb_gate_thr_for(const struct fb_cmp *c, double thr);
+/* 1 if metric id matches one of the comma-separated globs. */
+int fb_gate_match(const char *id, const char *globs);
 
 enum fb_gate_outcome {
 	FB_GATE_PASS = 0,

@@ -18,7 +18,7 @@
 #define GATE_MAX_NEED	100000
 #define GATE_POWER	0.8	/* rounds needed: for this chance of deciding */
 
-static int match_any(const char *id, const char *globs)
+int fb_gate_match(const char *id, const char *globs)
 {
 	char *save = NULL, *tok, *dup;
 	int hit = 0;
@@ -147,7 +147,7 @@ static int lost_in_new(const struct fb_gated *x, const struct fb_cmp *c, const c
 
 	if (m->na == c->base.n ? m->nb == c->new.n : m->nb > 0)
 		return 0;
-	return !match_any(x->id, allow);
+	return !fb_gate_match(x->id, allow);
 }
 
 /* at least 2 values, all equal */
@@ -373,7 +373,7 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 			struct fb_gated *x = &gt->g[gt->ng];
 
 			fb_metric_id(&c->rows[i], c->rows[i].m[k], x->id, sizeof(x->id));
-			if (!match_any(x->id, o->metrics))
+			if (!fb_gate_match(x->id, o->metrics))
 				continue;
 			x->row = &c->rows[i];
 			x->m = c->rows[i].m[k];

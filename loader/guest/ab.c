@@ -29,6 +29,7 @@
 #include "analysis/compare.h"
 #include "analysis/gate.h"
 #include "analysis/stats.h"
+#include "guest/shard.h"
 #include "guest/vm.h"
 #include "util/cli.h"
 
@@ -47,6 +48,7 @@
 #define AB_MAX_ARMS	(FB_ATTRIB_MAX_STEPS + 1)
 #define AB_CLOCK_UNSET	((enum fb_clock)-1)
 #define AB_SEQ_STEP	5	/* --until-decided: rounds between looks */
+#define AB_BUILT	(-1)	/* ab_prepare(): --build-only is done */
 
 struct ab_arm {
 	char name[64];		/* baseline | patched | SERIES@N: its directory */
@@ -54,6 +56,7 @@ struct ab_arm {
 	char bz[PATH_MAX];
 	char key[1024];		/* per-patch: what its rounds were measured with */
 	int keep;		/* per-patch: rounds in DIR/<name> are reusable */
+	struct fb_kident id;	/* build id and config hash, for merge */
 };
 
 struct ab_run {
@@ -77,6 +80,7 @@ struct ab_env {
 	struct fb_vm_opts vo;
 	char out[PATH_MAX], exe[PATH_MAX], started[32];
 	struct fb_seq seq;	/* --until-decided: seq.max > 0 */
+	struct fb_shard sh;	/* --shard, --build-only, --no-build, --cache */
 };
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
@@ -190,11 +194,21 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 	struct ab_env *e = state->input;
 	int r;
 
+	if (key == ARGP_KEY_INIT) {
+		state->child_inputs[0] = &e->sh;	/* --shard, --build-only, ... */
+		return 0;
+	}
 	r = ab_opt(e, key, arg);
 	if (r > 0)
 		return ARGP_ERR_UNKNOWN;
 	return r ? EINVAL : 0;
 }
+
+/* the guest options come in beside these (fb_argp_parse_shared) */
+static const struct argp_child ab_children[] = {
+	{ &fb_shard_argp, 0, NULL, 0 },
+	{ 0 },
+};
 
 static const struct argp ab_argp = {
 	ab_options, ab_parse, NULL,
@@ -207,7 +221,7 @@ static const struct argp ab_argp = {
 	"and DIR/attribution.csv); "
 	"prints the tables of `foliobench compare DIR`, then the commands that read DIR.  Exit status 0 if every boot and "
 	"run succeeded, 1 otherwise, 2 on bad options, 130 if interrupted.",
-	NULL, NULL, NULL,
+	ab_children, NULL, NULL,
 };
 
 static json_object *json_strs(const char *const *v, int n)
@@ -287,6 +301,7 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 		json_object_object_add(m, "name", json_object_new_string(e->arms[i].name));
 		json_object_object_add(m, "spec", json_object_new_string(e->arms[i].spec));
 		json_object_object_add(m, "kernel", json_object_new_string(e->arms[i].bz));
+		fb_kident_json(m, &e->arms[i].id);
 		json_object_object_add(m, "append", json_object_new_string(
 			i < 2 && e->arm_append[i] && !e->series ? e->arm_append[i] : ""));
 		json_object_array_add(a, m);
@@ -295,6 +310,9 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	json_object_object_add(o, "arms", a);
 	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
 	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
+	json_object_object_add(o, "probes", json_strs(e->probes, e->nprobes));
+	json_object_object_add(o, "mem", json_object_new_string(e->vo.mem ? e->vo.mem : ""));
+	fb_shard_json(o, &e->sh, e->rounds);
 	json_object_object_add(o, "runs", ab_runs_json(e, runs, nruns));
 	return write_json(e, o, "ab.json");
 }
@@ -432,12 +450,18 @@ static int ab_prepare(struct ab_env *e)
 	for (int a = 0; a < e->narms; a++) {
 		if (e->narms > 2)
 			fb_info("ab: kernel %d/%d: %s", a + 1, e->narms, e->arms[a].spec);
-		if (fb_kernel_resolve(e->arms[a].spec, e->flavour, 1, e->arms[a].bz,
-				      sizeof(e->arms[a].bz)) < 0)
-			return 1;
+		if (fb_kernel_resolve(e->arms[a].spec, e->flavour, !e->sh.no_build,
+				      e->arms[a].bz, sizeof(e->arms[a].bz)) < 0)
+			return fb_stop ? 130 : e->sh.no_build ? 2 : 1;
 		if (fb_stop)
 			return 130;
+		if (e->sh.build_only)
+			printf("%s\n", e->arms[a].bz);
+		else if (fb_kident_get(e->arms[a].bz, &e->arms[a].id) < 0)
+			return 1;
 	}
+	if (e->sh.build_only)
+		return AB_BUILT;
 	if (!e->series && !strcmp(e->arms[1].spec, "patched") &&
 	    !fb_kernel_arm_has_series("patched"))
 		fb_info("ab: warning: the patched arm has no series yet, this is an A/A run");
@@ -483,8 +507,8 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 		return;
 	}
 	unlink(run->result);
-	fb_fmt(append, sizeof(append), "foliobench.arm=%s %s %s", e->arms[a].name,
-	       e->extra_append, a < 2 && e->arm_append[a] && !e->series ? e->arm_append[a] : "");
+	fb_fmt(append, sizeof(append), "foliobench.arm=%s foliobench.host=%s %s %s",
+	       e->arms[a].name, e->sh.host, e->extra_append, a < 2 && e->arm_append[a] && !e->series ? e->arm_append[a] : "");
 	fb_fmt(label, sizeof(label), "%s", e->arms[a].name);
 	gargv[ng++] = e->exe;
 	gargv[ng++] = "run";
@@ -616,6 +640,8 @@ static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
 			    e->vo.clock == FB_CLOCK_ICOUNT ? AB_ICOUNT_ROUNDS : AB_DEFAULT_ROUNDS;
 	if (!r)
 		r = fb_guest_opts_check("ab", &e->vo);
+	if (!r)
+		r = fb_shard_check(&e->sh, e->rounds, e->seq.max);
 	if (!r && e->seq.max && ab_until_decided(e))
 		r = 2;
 	if (r) {
@@ -631,7 +657,7 @@ static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_env *e = calloc(1, sizeof(*e));
-	int nruns = 0, failed = 0, booted = 0, r, look = 1;
+	int nruns = 0, failed = 0, booted = 0, r, look = 1, todo;
 	struct ab_run *runs = NULL;
 	uint64_t t0;
 
@@ -646,27 +672,35 @@ int cmd_ab(int argc, char **argv)
 		return r;
 	}
 	r = ab_prepare(e);
+	if (r == AB_BUILT) {
+		free(e);
+		return 0;
+	}
 	runs = r ? NULL : calloc((size_t)e->rounds * (size_t)e->narms, sizeof(*runs));
 	if (!runs || (e->series && write_pp_json(e) < 0)) {
 		free(runs);
 		free(e);
 		return r ? r : 1;
 	}
+	todo = fb_shard_rounds(&e->sh, e->rounds);
 	fb_info("ab: %d rounds of %d kernels, %s clock, results in %s", e->rounds, e->narms,
 		fb_clock_name(e->vo.clock), e->out);
+	if (e->sh.count)
+		fb_info("ab: shard %d/%d on %s: %d of the %d rounds", e->sh.index, e->sh.count,
+			e->sh.host, todo, e->rounds);
 	for (int a = 0; a < e->narms; a++)
 		fb_info("ab:   %s = %s", e->arms[a].name, e->arms[a].bz);
 	e->vo.results = e->out;
 	e->vo.quiet = 1;
 	t0 = fb_now_ns();
 	for (int rd = 1; rd <= e->rounds && !fb_stop; rd++) {
-		for (int a = 0; a < e->narms && !fb_stop; a++) {
+		for (int a = 0; a < e->narms && !fb_stop && fb_shard_has(&e->sh, rd); a++) {
 			struct ab_run *run = &runs[nruns++];
 
 			ab_boot(e, run, rd, a);
 			failed += run->rc != 0;
 			booted += !run->reused;
-			ab_progress(e, run, booted, e->rounds * e->narms - (nruns - booted), t0);
+			ab_progress(e, run, booted, todo * e->narms - (nruns - booted), t0);
 			write_ab_json(e, runs, nruns);
 		}
 		if (e->seq.max && rd == fb_seq_rounds(&e->seq, look) && !fb_stop &&
@@ -680,7 +714,11 @@ int cmd_ab(int argc, char **argv)
 		fb_cmp_summary(stdout, e->out, e->arms[0].name, e->arms[1].name);
 	fb_info("ab: %d boots (%d rounds kept from earlier runs), %d failed, %.0fs; results in %s",
 		booted, nruns - booted, failed, (double)(fb_now_ns() - t0) / 1e9, e->out);
-	fb_info("ab: next: ./foliobench report %s; ./foliobench gate %s", e->out, e->out);
+	if (e->sh.count)
+		fb_info("ab: next: ./foliobench merge OUT %s and the other %d shards", e->out,
+			e->sh.count - 1);
+	else
+		fb_info("ab: next: ./foliobench report %s; ./foliobench gate %s", e->out, e->out);
 	free(runs);
 	free(e);
 	if (fb_stop)

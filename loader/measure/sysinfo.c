@@ -96,15 +96,29 @@ static void cpu_model(char *out, size_t len)
 		fclose(f);
 }
 
-static void cmdline_arm(const char *cmdline, char *out, size_t len)
+/* The value of KEY= (e.g. "foliobench.arm=") on the kernel cmdline; "" if absent. */
+static void cmdline_word(const char *cmdline, const char *key, char *out, size_t len)
 {
-	const char *p = strstr(cmdline, "foliobench.arm=");
+	const char *p = strstr(cmdline, key);
 
 	out[0] = '\0';
 	if (!p)
 		return;
-	p += strlen("foliobench.arm=");
+	p += strlen(key);
 	snprintf(out, len, "%.*s", (int)strcspn(p, " \n"), p);
+}
+
+/*
+ * The machine that ran the round: in an ab guest the host that ran qemu
+ * (foliobench.host=, so shards merged from several machines stay told
+ * apart), else this system's own name.
+ */
+static void machine_name(const char *cmdline, char *out, size_t len)
+{
+	cmdline_word(cmdline, "foliobench.host=", out, len);
+	if (!out[0] && gethostname(out, len) < 0)
+		out[0] = '\0';
+	out[len - 1] = '\0';
 }
 
 /* foliobench.clock=icount foliobench.icount_shift=N, set by `vm --clock`. */
@@ -145,7 +159,8 @@ void fb_sysinfo(struct fb_result *r)
 		strip_nl(r->host.cmdline);
 	cpu_model(r->host.cpu_model, sizeof(r->host.cpu_model));
 	r->host.ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	cmdline_arm(r->host.cmdline, r->host.arm, sizeof(r->host.arm));
+	cmdline_word(r->host.cmdline, "foliobench.arm=", r->host.arm, sizeof(r->host.arm));
+	machine_name(r->host.cmdline, r->host.hostname, sizeof(r->host.hostname));
 	cmdline_clock(r->host.cmdline, r);
 }
 

@@ -185,6 +185,9 @@ struct fb_result {
 		char cpu_model[96];
 		int ncpus;
 		char arm[32];		/* from the kernel's cmdline foliobench.arm= */
+		/* the machine that ran the round: foliobench.host= (set by ab), else
+		 * gethostname(); "" in files written before it was recorded */
+		char hostname[64];
 		/* foliobench.clock= and foliobench.icount_shift=; "host" if absent */
 		enum fb_clock clock;
 		int icount_shift;

@@ -135,6 +135,7 @@ static json_object *host_to_json(const struct fb_result *r)
 	put_str(h, "cpu_model", r->host.cpu_model);
 	put_u64(h, "ncpus", (uint64_t)r->host.ncpus);
 	put_str(h, "arm", r->host.arm);
+	put_str(h, "hostname", r->host.hostname);
 	put_str(h, "clock", fb_clock_name(r->host.clock));
 	put_u64(h, "icount_shift", (uint64_t)r->host.icount_shift);
 	return h;
@@ -454,6 +455,8 @@ static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 		rd_fail(rd, "host: field 'ncpus' is %llu, more than %d", (unsigned long long)ncpus,
 			FB_MAX_NCPUS);
 	r->host.ncpus = (int)ncpus;
+	if (json_object_object_get_ex(h, "hostname", NULL))	/* optional: newer files */
+		get_str(rd, h, "hostname", r->host.hostname, sizeof(r->host.hostname), "host");
 	read_clock(rd, h, r);
 }
 
