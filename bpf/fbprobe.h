@@ -35,7 +35,7 @@ struct fb_cont {
  * Lock rows: watched lock instances (fblock hold, fbcont wait), a power of
  * two so the BPF side can mask an index.
  */
-#define FB_MAX_LOCKS	4
+#define FB_MAX_LOCKS	8
 
 /* lock:contention_begin's flags (include/trace/events/lock.h) */
 #define FB_LCB_F_READ	(1U << 1)
