@@ -103,3 +103,18 @@ static error_t adhoc_parse(int key, char *arg, struct argp_state *state)
 }
 
 const struct argp fb_adhoc_argp = { adhoc_options, adhoc_parse, NULL, NULL, NULL, NULL, NULL };
+
+int fb_adhoc_argv(const struct fb_adhoc_opts *o, const char **argv)
+{
+	int n = 0;
+
+	for (int i = 0; i < o->nfunc; i++) {
+		argv[n++] = "--func";
+		argv[n++] = o->func[i];
+	}
+	for (int i = 0; i < o->nlock; i++) {
+		argv[n++] = "--lock";
+		argv[n++] = o->lock[i];
+	}
+	return n;
+}

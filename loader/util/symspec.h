@@ -50,4 +50,9 @@ struct fb_adhoc_opts {
 
 extern const struct argp fb_adhoc_argp;
 
+/* Room for fb_adhoc_argv()'s output. */
+#define FB_ADHOC_ARGV		(2 * (FB_ADHOC_FUNCS + FB_ADHOC_LOCKS))
+/* o as options again ("--func", SYM, "--lock", SPEC, ...) into argv: how many. */
+int fb_adhoc_argv(const struct fb_adhoc_opts *o, const char **argv);
+
 #endif /* FB_SYMSPEC_H */
