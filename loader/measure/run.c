@@ -375,6 +375,7 @@ int cmd_run(int argc, char **argv)
 	fb_session_close(s);
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
 	print_table(r);
+	fflush(stdout);	/* the whole table before stderr's lines when both go to one file */
 	if (fb_result_save(r, o.out) < 0)
 		ret = 1;
 	else if (strcmp(o.out, "-"))
