@@ -99,6 +99,8 @@ T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o 
 T_DEPS_test_history := $(T_DEPS_test_compare)
 T_DEPS_test_rounds := $(O)/model/rounds.o $(T_MODEL)
 T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(T_WL) $(T_MODEL)
+T_DEPS_test_adhoc := $(O)/measure/adhoc.o $(O)/measure/ksyms.o $(O)/util/symspec.o \
+		     $(O)/util/cli.o $(T_DEPS_test_catalogue)
 
 .SECONDEXPANSION:
 $(OUT)/tests/%: tests/unit/%.c $$(or $$(T_DEPS_$$*),$$(LIB_OBJS)) \

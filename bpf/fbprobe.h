@@ -45,7 +45,7 @@ struct fb_cont {
  * Lock rows: watched lock instances (fblock hold, fbcont wait), a power of
  * two so the BPF side can mask an index.
  */
-#define FB_MAX_LOCKS	4
+#define FB_MAX_LOCKS	8
 
 /* fbcont's rodata: kmalloc call-site ranges, and pointers the resolver reads */
 #define FB_MAX_SITES	4

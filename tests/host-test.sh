@@ -67,6 +67,27 @@ if [ -x build/host/test_enable ]; then
 else
 	nok "build/host/test_enable is built (make test builds it)"
 fi
+# ---- ad-hoc rows (issue 17): run --func, compared like catalogue rows ----
+$fb run --func vfs_read --workload nft --out "$tmp/adhoc.json" >"$tmp/adhoc.out" 2>&1; rc=$?
+t "run --func vfs_read --workload nft exits as the catalogue run did ($rc)" test "$rc" = 0
+vr=$(jq -r '.probes[] | select(.name=="vfs_read") | [.kind, .status, (.adhoc|tostring), (.stats|length|tostring)] | join(" ")' "$tmp/adhoc.json")
+why=$(jq -r '.probes[] | select(.name=="vfs_read") | .reason' "$tmp/adhoc.json")
+if [ "$fentry_ok" = 0 ]; then
+	t "vfs_read row: func, unavailable, adhoc, one latency stat ($vr)" test "$vr" = "func unavailable true 1"
+	t "vfs_read row says why, as catalogue rows do ($why)" \
+		bash -c "grep -qE 'vfs_read fentry: EPERM.*vfs_read kprobe: ' <<<'$why'"
+else
+	t "vfs_read row: func, attached, adhoc ($vr)" test "$vr" = "func attached true 1"
+fi
+t "only the ad-hoc row is marked adhoc, the catalogue rows are all there" \
+	test "$(jq '[.probes[] | select(.adhoc)] | length' "$tmp/adhoc.json"):$(jq '.probes | length' "$tmp/adhoc.json")" = "1:$(( $(jq '.probes | length' "$tmp/r.json") + 1 ))"
+t "human table has the vfs_read row" grep -q '^vfs_read ' "$tmp/adhoc.out"
+cp "$tmp/adhoc.json" "$tmp/adhoc2.json"
+t "compare matches the ad-hoc row by name" \
+	bash -c "$fb compare '$tmp/adhoc.json' '$tmp/adhoc2.json' 2>&1 | grep -q 'func vfs_read'"
+out=$($fb compare "$tmp/r.json" "$tmp/adhoc.json" 2>&1); rc=$?
+t "compare refuses a side without the ad-hoc row, as for any row (rc=$rc)" \
+	bash -c "[ $rc = 2 ] && grep -q \"probe 'vfs_read' is in NEW\" <<<\"\$1\"" _ "$out"
 
 # ---- stopping a run (issue 14): SIGTERM/SIGHUP like SIGINT, nothing left ----
 # (netdevsim is not in this host kernel: tests/guest/stop-test.sh runs the

@@ -32,6 +32,7 @@
 #include "guest/shard.h"
 #include "guest/vm.h"
 #include "util/cli.h"
+#include "util/symspec.h"
 
 #define AB_MAX_ROUNDS	FB_STATS_MAX_N
 #define AB_DEFAULT_ROUNDS	15	/* --clock host */
@@ -81,6 +82,7 @@ struct ab_env {
 	char out[PATH_MAX], exe[PATH_MAX], started[32];
 	struct fb_seq seq;	/* --until-decided: seq.max > 0 */
 	struct fb_shard sh;	/* --shard, --build-only, --no-build, --cache */
+	struct fb_adhoc_opts adhoc;	/* --func, --lock: passed to the guest's run */
 };
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
@@ -196,6 +198,7 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 
 	if (key == ARGP_KEY_INIT) {
 		state->child_inputs[0] = &e->sh;	/* --shard, --build-only, ... */
+		state->child_inputs[1] = &e->adhoc;	/* --func, --lock */
 		return 0;
 	}
 	r = ab_opt(e, key, arg);
@@ -207,6 +210,7 @@ static error_t ab_parse(int key, char *arg, struct argp_state *state)
 /* the guest options come in beside these (fb_argp_parse_shared) */
 static const struct argp_child ab_children[] = {
 	{ &fb_shard_argp, 0, NULL, 0 },
+	{ &fb_adhoc_argp, 0, NULL, 0 },
 	{ 0 },
 };
 
@@ -387,13 +391,14 @@ static int pp_arms(struct ab_env *e)
 static void pp_key(const struct ab_env *e, struct ab_arm *a)
 {
 	size_t n = 0, len = sizeof(a->key);
-	const char *const *lists[3] = { e->wl, e->params, e->probes };
-	const int counts[3] = { e->nwl, e->nparams, e->nprobes };
+	const char *ah[FB_ADHOC_ARGV];
+	const char *const *lists[4] = { e->wl, e->params, e->probes, ah };
+	const int counts[4] = { e->nwl, e->nparams, e->nprobes, fb_adhoc_argv(&e->adhoc, ah) };
 
 	n += (size_t)fb_fmt(a->key, len, "kernel %s\nclock %s %d\nsmp %d\nmem %s\nappend %s\n"
 			    "tool %s\n", a->bz, fb_clock_name(e->vo.clock), e->vo.icount_shift,
 			    e->vo.smp, e->vo.mem ? e->vo.mem : "", e->extra_append, FB_VERSION);
-	for (int l = 0; l < 3; l++)
+	for (int l = 0; l < 4; l++)
 		for (int i = 0; i < counts[l] && n < len; i++)
 			n += (size_t)fb_fmt(a->key + n, len - n, "%d %s\n", l, lists[l][i]);
 }
@@ -492,7 +497,7 @@ static int ab_prepare(struct ab_env *e)
 /* One boot of arm a in round r: `foliobench run` in a fresh guest. */
 static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 {
-	const char *gargv[8 + 2 * (AB_MAX_WL + AB_MAX_PARAMS + AB_MAX_WL)];
+	const char *gargv[8 + 2 * (AB_MAX_WL + AB_MAX_PARAMS + AB_MAX_WL) + FB_ADHOC_ARGV];
 	char append[1024], label[64];
 	int ng = 0;
 
@@ -526,6 +531,7 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 		gargv[ng++] = "--probes";
 		gargv[ng++] = e->probes[i];
 	}
+	ng += fb_adhoc_argv(&e->adhoc, gargv + ng);
 	gargv[ng++] = "--out";
 	gargv[ng++] = run->result;
 	gargv[ng] = NULL;

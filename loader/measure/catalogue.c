@@ -6,6 +6,7 @@
  * fb_workloads[] plus its wl_*.c.  run.c, list and the tests iterate these
  * tables; nothing else names a kernel symbol.
  */
+#include <fnmatch.h>
 #include <string.h>
 
 #include "measure/catalogue.h"
@@ -192,6 +193,29 @@ const struct fb_probe_def *fb_probe_find(const char *name)
 		if (!strcmp(fb_probes[i].name, name))
 			return &fb_probes[i];
 	return NULL;
+}
+
+int fb_probe_wanted(const struct fb_probe_def *d, const char *const *pat, int npat)
+{
+	if (!npat)
+		return 1;
+	for (int i = 0; i < npat; i++)
+		if (!fnmatch(pat[i], d->name, 0))
+			return 1;
+	return 0;
+}
+
+int fb_probe_slots(const struct fb_probe_def *d)
+{
+	switch (d->kind) {
+	case FB_FUNC:
+	case FB_CALLSITE:
+		return 1;
+	case FB_LOCK:	/* hold, wait (and hold_read, wait_read) */
+		return d->lock_type == FB_LK_RWSEM || d->lock_type == FB_LK_ANY ? 4 : 2;
+	default:
+		return 0;
+	}
 }
 
 const struct fb_workload *fb_workload_find(const char *name)

@@ -11,8 +11,13 @@ struct fb_workload;
 
 #define FB_MAX_CAND 4
 
-/* FB_LOCK: which acquire/release functions take the instance */
-enum fb_lock_type { FB_LK_NONE, FB_LK_RWSEM, FB_LK_MUTEX, FB_LK_SPIN };
+/*
+ * FB_LOCK: which acquire/release functions take the instance.  FB_LK_ANY:
+ * an ad-hoc lock whose type this kernel's BTF does not tell (no BTF for
+ * global variables): watched on the functions of every type, stats as an
+ * rwsem's.
+ */
+enum fb_lock_type { FB_LK_NONE, FB_LK_RWSEM, FB_LK_MUTEX, FB_LK_SPIN, FB_LK_ANY };
 
 struct fb_probe_def {
 	const char *name;
@@ -34,12 +39,19 @@ struct fb_probe_def {
 	enum fb_lock_type lock_type;	/* FB_LOCK */
 	const char *workload;		/* the workload that drives it */
 	const char *proves;		/* what the row shows about the series */
+	/* ad-hoc rows (run --func/--lock, measure/adhoc.c) */
+	int adhoc;
+	const char *unresolved;		/* why it cannot be attached, found before */
 };
 
 extern const struct fb_probe_def fb_probes[];
 extern const int fb_nprobes;
 
 const struct fb_probe_def *fb_probe_find(const char *name);
+/* 1 if d's name matches one of the fnmatch(3) patterns (or npat == 0). */
+int fb_probe_wanted(const struct fb_probe_def *d, const char *const *pat, int npat);
+/* Histogram slots the row takes (bpf/fbhist.h: FB_MAX_SLOTS per run). */
+int fb_probe_slots(const struct fb_probe_def *d);
 
 /*
  * Workload parameters for a run of the workloads wl[0..nwl): each one's

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* ksyms.c - /proc/kallsyms, loaded once and sorted by address. */
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 struct fb_sym {
 	uint64_t addr;
 	char *name;
+	char type;			/* kallsyms' letter: t/T text */
 };
 
 struct fb_ksyms {
@@ -25,7 +27,7 @@ static int sym_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int ksyms_add(struct fb_ksyms *ks, uint64_t addr, const char *name)
+static int ksyms_add(struct fb_ksyms *ks, uint64_t addr, char type, const char *name)
 {
 	if (ks->n == ks->cap) {
 		size_t cap = ks->cap ? ks->cap * 2 : 65536;
@@ -37,6 +39,7 @@ static int ksyms_add(struct fb_ksyms *ks, uint64_t addr, const char *name)
 		ks->cap = cap;
 	}
 	ks->syms[ks->n].addr = addr;
+	ks->syms[ks->n].type = type;
 	ks->syms[ks->n].name = strdup(name);
 	if (!ks->syms[ks->n].name)
 		return -1;
@@ -46,8 +49,13 @@ static int ksyms_add(struct fb_ksyms *ks, uint64_t addr, const char *name)
 
 struct fb_ksyms *fb_ksyms_load(void)
 {
+	return fb_ksyms_load_path("/proc/kallsyms");
+}
+
+struct fb_ksyms *fb_ksyms_load_path(const char *path)
+{
 	struct fb_ksyms *ks = calloc(1, sizeof(*ks));
-	FILE *f = fopen("/proc/kallsyms", "r");
+	FILE *f = fopen(path, "r");
 	char line[512], name[256], type;
 	unsigned long long addr;
 
@@ -60,7 +68,7 @@ struct fb_ksyms *fb_ksyms_load(void)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr)
 			continue;
-		if (ksyms_add(ks, addr, name) < 0)
+		if (ksyms_add(ks, addr, type, name) < 0)
 			break;
 	}
 	fclose(f);
@@ -113,6 +121,38 @@ const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off
 	}
 	*off = addr - ks->syms[lo].addr;
 	return ks->syms[lo].name;
+}
+
+/*
+ * What a --func glob may expand to: text symbols, without the compiler's
+ * clones (name.isra.0, name.cold: not the function as called, not in BTF)
+ * and the padding/CFI stubs in front of functions.
+ */
+static int is_func(const struct fb_sym *s)
+{
+	return (s->type == 't' || s->type == 'T') && !strchr(s->name, '.') &&
+	       strncmp(s->name, "__pfx_", 6) && strncmp(s->name, "__cfi_", 6);
+}
+
+int fb_ksym_funcs(const struct fb_ksyms *ks, const char *pat, const char **out, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; ks && i < ks->n; i++) {
+		const struct fb_sym *s = &ks->syms[i];
+		int dup = 0;
+
+		if (!is_func(s) || fnmatch(pat, s->name, 0))
+			continue;
+		for (int j = 0; j < n && !dup; j++)
+			dup = !strcmp(out[j], s->name);
+		if (dup)
+			continue;
+		if (n == max)
+			return max + 1;
+		out[n++] = s->name;
+	}
+	return n;
 }
 
 long fb_btf_member_offset(struct btf **btf, const char *path)

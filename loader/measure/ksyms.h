@@ -7,12 +7,22 @@
 
 struct fb_ksyms;
 
-struct fb_ksyms *fb_ksyms_load(void);
+struct fb_ksyms *fb_ksyms_load(void);		/* /proc/kallsyms */
+/* A file in kallsyms' format (tests); NULL if it cannot be opened. */
+struct fb_ksyms *fb_ksyms_load_path(const char *path);
 void fb_ksyms_free(struct fb_ksyms *ks);
 /* 0 and the address (and the end of the symbol, if end != NULL), or -1. */
 int fb_ksym_lookup(const struct fb_ksyms *ks, const char *name, uint64_t *addr, uint64_t *end);
 /* The symbol containing addr, or NULL; *off gets the offset into it. */
 const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off);
+
+/*
+ * The distinct function names (text symbols, no .isra/.cold clones or
+ * __pfx_/__cfi_ stubs) matching the fnmatch(3) pattern pat, into out[]
+ * (pointers into ks, valid until fb_ksyms_free): their number, or max + 1
+ * if there are more than max.
+ */
+int fb_ksym_funcs(const struct fb_ksyms *ks, const char *pat, const char **out, int max);
 
 struct btf;
 /*

@@ -77,7 +77,7 @@ int cmd_list(int argc, char **argv)
 		return ret == 1 ? 0 : 2;
 	if (probe && geteuid() == 0) {
 		r = calloc(1, sizeof(*r));
-		s = r ? fb_session_open(NULL, 0) : NULL;
+		s = r ? fb_session_open(NULL, 0, NULL, 0) : NULL;
 		if (s)
 			fb_session_collect(s, r);
 	}

@@ -71,6 +71,13 @@ static void watch_sym(struct fb_lock_watch *w, const char *fn, int acquire)
 		 acquire ? (len ? "," : "") : "/", fn);
 }
 
+/* 1 if lock function f takes watch w's lock (FB_LK_ANY: every type's do). */
+static int serves(const struct lock_fn *f, const struct fb_lock_watch *w)
+{
+	return w->addr && (w->type == f->type || w->type == FB_LK_ANY) &&
+	       (!f->read || w->read_slot >= 0);
+}
+
 /* Loads and attaches one function's program for the watches it serves. */
 static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
 		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
@@ -83,7 +90,7 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 	if (!k)
 		return -errno;
 	for (int i = 0; i < n && nl < FB_MAX_LOCKS; i++) {
-		if (w[i].type != f->type || !w[i].addr || (f->read && w[i].read_slot < 0))
+		if (!serves(f, &w[i]))
 			continue;
 		k->rodata->lock_addr[nl] = w[i].addr;
 		k->rodata->lock_slot[nl++] = (unsigned int)(f->read ? w[i].read_slot :
@@ -120,7 +127,7 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 static int needed(const struct lock_fn *f, const struct fb_lock_watch *w, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (w[i].addr && w[i].type == f->type && (!f->read || w[i].read_slot >= 0))
+		if (serves(f, &w[i]))
 			return 1;
 	return 0;
 }
@@ -136,11 +143,11 @@ static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n)
 		err = attach_one(l, fn, f, w, n, &l->skel[j]);
 	}
 	for (int i = 0; i < n; i++) {
-		if (!w[i].addr || w[i].type != f->type)
+		if (!serves(f, &w[i]))
 			continue;
 		if (err)
 			watch_note(&w[i], f->fn[0], f->acquire, err);
-		else
+		else if (w[i].type != FB_LK_ANY)
 			watch_sym(&w[i], fn, f->acquire);
 	}
 }
@@ -181,6 +188,8 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
 		snprintf(w[i].method, sizeof(w[i].method), "fexit+fentry");
+		if (w[i].type == FB_LK_ANY)
+			snprintf(w[i].symbol, sizeof(w[i].symbol), "rwsem+mutex+spinlock functions");
 	}
 	for (int j = 0; j < NFNS && l->held_fd >= 0; j++)
 		if (needed(&lock_fns[j], w, n))

@@ -21,7 +21,6 @@
  * measured phases.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,16 +297,6 @@ static void attach_func_row(struct fb_session *s, struct row *r)
 
 /* ---- instance resolution: kallsyms, pointer read, BTF member ---- */
 
-static int row_wanted(const struct fb_probe_def *d, const char *const *pat, int npat)
-{
-	if (!npat)
-		return 1;
-	for (int i = 0; i < npat; i++)
-		if (!fnmatch(pat[i], d->name, 0))
-			return 1;
-	return 0;
-}
-
 /* Pointer-valued instances are read by fbcont's one-shot sys_enter program. */
 static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 {
@@ -349,7 +338,7 @@ static void lock_row_slots(struct fb_session *s, struct row *r)
 {
 	new_slot(s, r, "hold", "ns");
 	new_slot(s, r, "wait", "ns");
-	if (r->def->lock_type == FB_LK_RWSEM) {
+	if (fb_probe_slots(r->def) == 4) {
 		new_slot(s, r, "hold_read", "ns");
 		new_slot(s, r, "wait_read", "ns");
 	}
@@ -361,9 +350,10 @@ static void lock_row_slots(struct fb_session *s, struct row *r)
  */
 static void lock_stat_row(struct row *r)
 {
-	if (access("/proc/lock_stat", R_OK | W_OK)) {
+	if (access("/proc/lock_stat", R_OK | W_OK) || !r->def->lock_class) {
 		set_status(r, FB_UNAVAILABLE, "-", "-");
-		reason_add(r, "no /proc/lock_stat: needs CONFIG_LOCK_STAT (lockstat flavour)");
+		reason_add(r, "%s", r->def->lock_class ? "no /proc/lock_stat: needs "
+			   "CONFIG_LOCK_STAT (lockstat flavour)" : "no lock_stat class known");
 		return;
 	}
 	set_status(r, FB_ATTACHED, "lock_stat", r->def->lock_class);
@@ -547,28 +537,29 @@ static void attach_tracepoints(struct fb_session *s)
 
 /* ---- session ---- */
 
-static void init_rows(struct fb_session *s, const char *const *pat, int npat, int *want_cont)
+static void add_row(struct fb_session *s, const struct fb_probe_def *d, int *want_cont)
 {
-	for (int i = 0; i < fb_nprobes; i++) {
-		const struct fb_probe_def *d = &fb_probes[i];
-		struct row *r;
+	struct row *r;
 
-		if (!row_wanted(d, pat, npat) || s->nrows == FB_MAX_PROBES)
-			continue;
-		r = &s->rows[s->nrows++];
-		r->def = d;
-		snprintf(r->res.name, sizeof(r->res.name), "%s", d->name);
-		snprintf(r->res.series, sizeof(r->res.series), "%s", d->series);
-		r->res.kind = d->kind;
-		set_status(r, FB_UNAVAILABLE, "-", "-");
-		if (d->kind == FB_CALLSITE)
-			new_slot(s, r, "size", "B");
-		if (d->kind == FB_CONTENTION || d->kind == FB_LOCK)
-			*want_cont = 1;
-	}
+	if (s->nrows == FB_MAX_PROBES)
+		return;
+	r = &s->rows[s->nrows++];
+	r->def = d;
+	snprintf(r->res.name, sizeof(r->res.name), "%s", d->name);
+	snprintf(r->res.series, sizeof(r->res.series), "%s", d->series);
+	r->res.kind = d->kind;
+	r->res.adhoc = d->adhoc;
+	set_status(r, FB_UNAVAILABLE, "-", "-");
+	if (d->unresolved)
+		reason_add(r, "%s", d->unresolved);
+	if (d->kind == FB_CALLSITE)
+		new_slot(s, r, "size", "B");
+	if (d->kind == FB_CONTENTION || d->kind == FB_LOCK)
+		*want_cont = 1;
 }
 
-struct fb_session *fb_session_open(const char *const *pat, int npat)
+struct fb_session *fb_session_open(const char *const *pat, int npat,
+				   const struct fb_probe_def *extra, int nextra)
 {
 	struct fb_session *s = calloc(1, sizeof(*s));
 	int want_cont = 0, err;
@@ -586,14 +577,18 @@ struct fb_session *fb_session_open(const char *const *pat, int npat)
 		fb_session_close(s);
 		return NULL;
 	}
-	init_rows(s, pat, npat, &want_cont);
+	for (int i = 0; i < fb_nprobes; i++)
+		if (fb_probe_wanted(&fb_probes[i], pat, npat))
+			add_row(s, &fb_probes[i], &want_cont);
+	for (int i = 0; i < nextra; i++)
+		add_row(s, &extra[i], &want_cont);
 	err = open_cont(s, want_cont);
 	if (err)
 		fb_info("tracepoint programs did not load: %s", strerror(-err));
 	for (int i = 0; i < s->nrows; i++) {
 		struct row *r = &s->rows[i];
 
-		if (r->def->inst_sym)
+		if (r->def->inst_sym && !r->def->unresolved)
 			resolve(s, r, r->def->inst_deref ? deref(s, r->def->inst_sym) : 0);
 		if (r->def->kind == FB_FUNC)
 			attach_func_row(s, r);

@@ -9,12 +9,15 @@
 struct fb_session;
 
 /*
- * Opens a session for the rows whose name matches one of the fnmatch(3)
- * patterns (all rows if npat == 0) and attaches each with the best method
- * this kernel allows, recording per row why not where it cannot.  Returns
- * NULL only on a setup failure (fb_err printed).
+ * Opens a session for the catalogue rows whose name matches one of the
+ * fnmatch(3) patterns (all rows if npat == 0), then the rows extra[0..nextra)
+ * (ad-hoc rows, measure/adhoc.c; they must outlive the session), and
+ * attaches each with the best method this kernel allows, recording per row
+ * why not where it cannot.  Returns NULL only on a setup failure (fb_err
+ * printed).
  */
-struct fb_session *fb_session_open(const char *const *pat, int npat);
+struct fb_session *fb_session_open(const char *const *pat, int npat,
+				   const struct fb_probe_def *extra, int nextra);
 /* Fills r->probes and r->contention from the maps. */
 void fb_session_collect(struct fb_session *s, struct fb_result *r);
 /*

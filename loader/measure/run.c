@@ -6,9 +6,9 @@
  * workloads, and write one results file (schema in results.c) plus a short
  * table in the shape of the seeds' cover letters.
  */
+#include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "measure/adhoc.h"
 #include "measure/catalogue.h"
 #include "measure/probes.h"
 #include "measure/run.h"
-#include "workloads/workloads.h"
 #include "measure/sysinfo.h"
+#include "util/cli.h"
+#include "workloads/workloads.h"
 
 #define MAX_SEL 16
 
@@ -34,95 +36,115 @@ struct run_opts {
 	const char *kv[FB_MAX_PARAMS];	/* --param as given */
 	int nkv;
 	struct fb_params params;	/* resolved against the catalogue */
+	struct fb_adhoc_opts adhoc;	/* --func, --lock */
 };
 
-static void run_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: foliobench run [--workload W]... [--out FILE] [--label L]\n"
-		"                      [--param W.KEY=VAL]... [--probes GLOB]... [-v]\n"
-		"\n"
-		"Attaches the catalogue's probes (fentry, else kprobe, else tracepoint,\n"
-		"else 'unavailable' with the reason), runs the workloads, writes the\n"
-		"results JSON to FILE (default results/run-<time>.json) and prints a table.\n"
-		"Must run as root.  Ctrl-C, SIGTERM or SIGHUP stops the workload, detaches,\n"
-		"still writes the results and exits 128 + the signal number.\n"
-		"\n"
-		"  -w, --workload W   workload to run (repeatable; default: nft).\n"
-		"                     `foliobench list` shows them and their parameters.\n"
-		"  -o, --out FILE     results file ('-' for stdout)\n"
-		"  -l, --label L      free-form label stored in the results (e.g. the arm)\n"
-		"  -p, --param KV     workload parameter, e.g. nft.descriptors=10025\n"
-		"      --probes GLOB  only probes whose name matches (repeatable)\n"
-		"  -v, --verbose      libbpf messages (twice: debug)\n"
-		"\n"
-		"Workload parameters (--param W.KEY=VALUE; name, type, default, range):\n");
-	for (int i = 0; i < fb_nworkloads; i++)
-		fb_workload_print_params(f, &fb_workloads[i]);
-}
+enum { OPT_PROBES = 0x200 };
 
-static int parse_run(int argc, char **argv, struct run_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "label", required_argument, NULL, 'l' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "probes", required_argument, NULL, 'P' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
-	char err[256];
-	int c;
+static const struct argp_option run_options[] = {
+	{ "workload", 'w', "W", 0, "workload to run (repeatable; default: nft); "
+	  "`foliobench list` shows them and their parameters", 0 },
+	{ "out", 'o', "FILE", 0, "results file ('-' for stdout; default "
+	  "results/run-<time>.json)", 0 },
+	{ "label", 'l', "L", 0, "free-form label stored in the results (e.g. the arm)", 0 },
+	{ "param", 'p', "W.KEY=VAL", 0, "workload parameter, e.g. nft.descriptors=10025 "
+	  "(repeatable; the table below)", 0 },
+	{ "probes", OPT_PROBES, "GLOB", 0, "only the catalogue rows whose name matches "
+	  "(repeatable)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug)", 0 },
+	{ 0 },
+};
 
-	while ((c = getopt_long(argc, argv, "w:o:l:p:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			if (!fb_workload_find(optarg)) {
-				fb_err("run: unknown workload '%s' (see foliobench list)", optarg);
-				return -1;
-			}
-			if (o->nwl < MAX_SEL)
-				o->wl[o->nwl++] = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'l':
-			o->label = optarg;
-			break;
-		case 'p':
-			if (o->nkv == FB_MAX_PARAMS) {
-				fb_err("run: more than %d --param options", FB_MAX_PARAMS);
-				return -1;
-			}
-			o->kv[o->nkv++] = optarg;
-			break;
-		case 'P':
-			if (o->nprobes < MAX_SEL)
-				o->probes[o->nprobes++] = optarg;
-			break;
-		case 'v':
-			fb_set_verbose(fb_verbose() + 1);
-			break;
-		case 'h':
-			run_usage(stdout);
-			exit(0);
-		default:
-			run_usage(stderr);
+static int run_opt(struct run_opts *o, int key, char *arg)
+{
+	switch (key) {
+	case 'w':
+		if (!fb_workload_find(arg)) {
+			fb_err("run: unknown workload '%s' (see foliobench list)", arg);
 			return -1;
 		}
+		if (o->nwl < MAX_SEL)
+			o->wl[o->nwl++] = arg;
+		return 0;
+	case 'o':
+		o->out = arg;
+		return 0;
+	case 'l':
+		o->label = arg;
+		return 0;
+	case 'p':
+		if (o->nkv == FB_MAX_PARAMS) {
+			fb_err("run: more than %d --param options", FB_MAX_PARAMS);
+			return -1;
+		}
+		o->kv[o->nkv++] = arg;
+		return 0;
+	case OPT_PROBES:
+		if (o->nprobes < MAX_SEL)
+			o->probes[o->nprobes++] = arg;
+		return 0;
+	case 'v':
+		fb_set_verbose(fb_verbose() + 1);
+		return 0;
 	}
-	if (optind < argc) {
-		fb_err("run: unexpected argument '%s'", argv[optind]);
-		return -1;
+	return 1;
+}
+
+static error_t run_parse(int key, char *arg, struct argp_state *state)
+{
+	struct run_opts *o = state->input;
+	int r;
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		state->child_inputs[0] = &o->adhoc;
+		return 0;
+	case ARGP_KEY_ARG:
+		fb_err("run: unexpected argument '%s'", arg);
+		return EINVAL;
 	}
+	r = run_opt(o, key, arg);
+	if (r > 0)
+		return ARGP_ERR_UNKNOWN;
+	return r ? EINVAL : 0;
+}
+
+static const struct argp_child run_children[] = {
+	{ &fb_adhoc_argp, 0, NULL, 0 },
+	{ 0 },
+};
+
+static const struct argp run_argp = {
+	run_options, run_parse, NULL,
+	"Attaches the catalogue's probes (fentry, else kprobe, else tracepoint, else "
+	"'unavailable' with the reason) and the ad-hoc rows asked for, runs the workloads, "
+	"writes the results JSON and prints a table.  Must run as root.  Ctrl-C, SIGTERM or "
+	"SIGHUP stops the workload, detaches, still writes the results and exits 128 + the "
+	"signal number."
+	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
+	"input (nothing attached).\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
+	"default, range):",
+	run_children, NULL, NULL,
+};
+
+/* 0 to go on, 1 after --help, 2 after an error line */
+static int parse_run(int argc, char **argv, struct run_opts *o)
+{
+	char err[256];
+	int r = fb_argp_parse(&run_argp, argc, argv, NULL, o);
+
+	if (r == 1) {
+		for (int i = 0; i < fb_nworkloads; i++)
+			fb_workload_print_params(stdout, &fb_workloads[i]);
+		return 1;
+	}
+	if (r)
+		return 2;
 	if (!o->nwl)
 		o->wl[o->nwl++] = "nft";
 	if (fb_params_resolve(&o->params, o->wl, o->nwl, o->kv, o->nkv, err, sizeof(err))) {
 		fb_err("run: %s", err);
-		return -1;
+		return 2;
 	}
 	return 0;
 }
@@ -269,16 +291,42 @@ static void record_params(struct fb_result *r, const struct fb_params *p)
 			 p->v[i].def->key, (unsigned long long)p->v[i].val);
 }
 
+/* --func/--lock as rows, before anything is attached: 0, or -1 after one error line */
+static int adhoc_rows(const struct run_opts *o, struct fb_adhoc *a)
+{
+	const struct fb_adhoc_args in = {
+		.func = o->adhoc.func, .nfunc = o->adhoc.nfunc,
+		.lock = o->adhoc.lock, .nlock = o->adhoc.nlock,
+		.pat = o->probes, .npat = o->nprobes,
+	};
+	struct fb_ksyms *ks = NULL;
+	char err[256];
+	int glob = 0, ret;
+
+	for (int i = 0; i < o->adhoc.nfunc; i++)
+		glob |= fb_func_spec_is_glob(o->adhoc.func[i]);
+	if (glob && !(ks = fb_ksyms_load())) {
+		fb_err("run: cannot read /proc/kallsyms to expand --func");
+		return -1;
+	}
+	ret = fb_adhoc_build(a, ks, &in, err, sizeof(err));
+	if (ret)
+		fb_err("run: %s", err);
+	fb_ksyms_free(ks);
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {};
 	struct fb_session *s;
 	struct fb_result *r;
+	struct fb_adhoc *a;
 	char outbuf[128];
-	int ret = 0;
+	int ret = parse_run(argc, argv, &o);
 
-	if (parse_run(argc, argv, &o) < 0)
-		return 2;
+	if (ret)
+		return ret == 1 ? 0 : 2;
 	if (geteuid() != 0) {
 		fb_err("run: must be run as root (it loads BPF programs): sudo ./foliobench run");
 		return 1;
@@ -287,17 +335,22 @@ int cmd_run(int argc, char **argv)
 		o.out = default_out(outbuf, sizeof(outbuf));
 	if (check_out(o.out))
 		return 2;
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return 1;
+	a = calloc(1, sizeof(*a));
+	r = a ? calloc(1, sizeof(*r)) : NULL;
+	if (!r || adhoc_rows(&o, a)) {
+		free(a);
+		free(r);
+		return r ? 2 : 1;
+	}
 	fb_sysinfo(r);
 	snprintf(r->label, sizeof(r->label), "%s", o.label ? o.label : r->host.arm);
 	record_params(r, &o.params);
 	catch_stop_signals();
 	fb_info("attaching probes on %s", r->host.release);
-	s = fb_session_open(o.probes, o.nprobes);
+	s = fb_session_open(o.probes, o.nprobes, a->defs, a->n);
 	fb_workload_set_phase_hook(fb_lock_stat_snapshot);
 	if (!s) {
+		free(a);
 		free(r);
 		return 1;
 	}
@@ -312,6 +365,7 @@ int cmd_run(int argc, char **argv)
 	fb_session_close(s);
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
 	print_table(r);
+	fflush(stdout);	/* the whole table before stderr's lines when both go to one file */
 	if (fb_result_save(r, o.out) < 0)
 		ret = 1;
 	else if (strcmp(o.out, "-"))
@@ -321,6 +375,7 @@ int cmd_run(int argc, char **argv)
 			ret = 1;
 	if (fb_stop)
 		ret = 128 + (stop_sig ? stop_sig : SIGINT);
+	free(a);
 	free(r);
 	return ret;
 }

@@ -151,6 +151,7 @@ struct fb_probe_result {
 	char method[16];	/* fentry | kprobe | tracepoint | raw_tp | - */
 	char symbol[64];	/* what it attached to */
 	char reason[192];	/* why unavailable / notes */
+	int adhoc;		/* from run --func/--lock, not the catalogue */
 	int nstats;
 	struct {
 		char name[16];	/* latency | size | hold | wait | hold_read | wait_read */

@@ -3,6 +3,8 @@
  * results.c - the results file: struct fb_result <-> JSON (json-c).
  *
  * Schema "foliobench-results" version 1, documented in docs/results-schema.md.
+ * Fields added since (host.clock, host.icount_shift, a probe's adhoc) are
+ * optional: files without them read as before, older readers ignore them.
  * The reader validates everything it uses and reports the first problem as
  * one line; it never trusts sizes or types from the file.
  */
@@ -102,6 +104,8 @@ static json_object *probe_to_json(const struct fb_probe_result *p)
 	put_str(o, "method", p->method);
 	put_str(o, "symbol", p->symbol);
 	put_str(o, "reason", p->reason);
+	if (p->adhoc)	/* optional: catalogue rows do not carry it */
+		json_object_object_add(o, "adhoc", json_object_new_boolean(1));
 	for (int i = 0; i < p->nstats; i++)
 		json_object_array_add(st, hist_to_json(p->stats[i].name, &p->stats[i].h));
 	json_object_object_add(o, "stats", st);
@@ -371,6 +375,11 @@ static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
 	get_str(rd, o, "method", p->method, sizeof(p->method), p->name);
 	get_str(rd, o, "symbol", p->symbol, sizeof(p->symbol), p->name);
 	get_str(rd, o, "reason", p->reason, sizeof(p->reason), p->name);
+	if (json_object_object_get_ex(o, "adhoc", &st)) {	/* optional */
+		if (!json_object_is_type(st, json_type_boolean))
+			rd_fail(rd, "%s: field '%s' must be true or false", p->name, "adhoc");
+		p->adhoc = json_object_get_boolean(st);
+	}
 	st = get(rd, o, "stats", json_type_array, p->name);
 	if (!st)
 		return;

@@ -36,7 +36,7 @@ static void use(const struct fb_result *r)
 	for (int i = 0; i < r->nprobes; i++) {
 		const struct fb_probe_result *p = &r->probes[i];
 
-		if (p->nstats < 0 || p->nstats > FB_MAX_STATS)
+		if (p->nstats < 0 || p->nstats > FB_MAX_STATS || (p->adhoc != 0 && p->adhoc != 1))
 			__builtin_trap();
 		if (fb_result_probe(r, p->name) == NULL)
 			__builtin_trap();

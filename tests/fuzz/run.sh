@@ -55,7 +55,11 @@ cat > "$out/seeds/full.json" <<JSON
                {"name": "hold", "unit": "ns", "count": 2040, "sum": 36720000, "min": 900, "max": 60000,
                 "buckets": [[896, 40], [18432, 2000]]}]},
     {"name": "folio_scratchpad_alloc", "series": "folio-pool", "kind": "callsite", "status": "unavailable",
-     "method": "-", "symbol": "", "reason": "no such symbol", "stats": []}
+     "method": "-", "symbol": "", "reason": "no such symbol", "stats": []},
+    {"name": "vfs_read", "series": "-", "kind": "func", "status": "attached", "adhoc": true,
+     "method": "kprobe", "symbol": "vfs_read", "reason": "", "stats": [$hist]},
+    {"name": "rtnl_mutex", "series": "-", "kind": "lock", "status": "unavailable", "adhoc": false,
+     "method": "-", "symbol": "-", "reason": "EPERM", "stats": []}
   ],
   "workloads": [
     {"name": "nft", "status": "ok", "reason": "", "wall_ns": 2800000000,
@@ -99,6 +103,8 @@ cat > "$out/results.dict" <<'EOF2'
 "\"max\""
 "\"wall_ns\""
 "\"params\""
+"\"adhoc\""
+"true"
 "1e308"
 "-1"
 "18446744073709551615"
@@ -118,6 +124,7 @@ for v in NaN Infinity -Infinity 1e999 -99999999999999999999; do
 done
 sed 's/\[65536, 21\]/[65536, -21]/' "$out/seeds/full.json" >"$out/seeds-bad/negative-bucket.json"
 sed 's/"sum": 11366530/"sum": 18446744073709551616/' "$out/seeds/full.json" >"$out/seeds-bad/beyond-2-64.json"
+sed 's/"adhoc": true/"adhoc": 1/' "$out/seeds/full.json" >"$out/seeds-bad/adhoc-not-boolean.json"
 
 "$out/fuzz_results" -max_total_time="$secs" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$out/artifacts/" -dict="$out/results.dict" -print_final_stats=1 \

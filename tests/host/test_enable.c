@@ -54,7 +54,7 @@ int main(void)
 		CHECKF(0, "enabled flag: needs root and the nft workload's parameters");
 		return tap_done();
 	}
-	s = fb_session_open(pat, 1);
+	s = fb_session_open(pat, 1, NULL, 0);
 	off = s ? row_count(s) : -1;
 	CHECKF(off >= 0, "enabled flag: %s attached", ROW);
 	if (off < 0) {

@@ -32,6 +32,13 @@ static struct fb_result *sample(void)
 		fb_hist_add(&p->stats[1].h, v * 7);
 	}
 	strcpy(p->stats[0].h.unit, "ns");
+	p = &r->probes[r->nprobes++];	/* an ad-hoc row (run --func) */
+	strcpy(p->name, "vfs_read");
+	p->kind = FB_FUNC;
+	p->status = FB_UNAVAILABLE;
+	p->adhoc = 1;
+	p->nstats = 1;
+	strcpy(p->stats[0].name, "latency");
 	strcpy(r->workloads[0].name, "nft");
 	r->workloads[0].status = FB_WL_OK;
 	r->workloads[0].wall_ns = 2800000000ull;
@@ -208,6 +215,8 @@ int main(void)
 		CHECKF(v == 10025, "workload op counts round-trip");
 	}
 	CHECKF(back->nextra == 1 && back->extra[0].val == 2324, "extra values round-trip");
+	CHECKF(fb_result_probe(back, "vfs_read") && fb_result_probe(back, "vfs_read")->adhoc == 1 &&
+	       fb_result_probe(back, "gdp_mutex")->adhoc == 0, "the adhoc mark round-trips");
 	CHECKF(back->ncontention == 1 && back->contention[0].addr == 0xffffffff81234567ull,
 	       "contention rows round-trip");
 
@@ -222,6 +231,15 @@ int main(void)
 		     "missing", "missing fields");
 	expect_error("\x01\x02garbage", "at byte 0", "binary garbage");
 	expect_error("", "truncated JSON at byte 0", "empty input");
+	{
+		const char *a = strstr(text, "\"adhoc\"");
+
+		CHECKF(a && !strncmp(a, "\"adhoc\":true", 12) && !strstr(a + 7, "adhoc") &&
+		       a > strstr(text, "\"vfs_read\""),
+		       "only the ad-hoc row carries \"adhoc\" (catalogue rows are written as before)");
+	}
+	expect_edit(text, "\"adhoc\":true", "\"adhoc\":1", "vfs_read: field 'adhoc' must be true or false",
+		    "a non-boolean adhoc");
 	test_numbers(text);
 	test_max_int(text);
 	{
