@@ -95,13 +95,9 @@ static error_t run_parse(int key, char *arg, struct argp_state *state)
 	struct run_opts *o = state->input;
 	int r;
 
-	switch (key) {
-	case ARGP_KEY_INIT:
+	if (key == ARGP_KEY_INIT) {	/* operands: fb_argp_parse refuses them */
 		state->child_inputs[0] = &o->adhoc;
 		return 0;
-	case ARGP_KEY_ARG:
-		fb_err("run: unexpected argument '%s'", arg);
-		return EINVAL;
 	}
 	r = run_opt(o, key, arg);
 	if (r > 0)

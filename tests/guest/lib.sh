@@ -10,3 +10,5 @@ probe() { jq -r --arg n "$2" --arg s "${3:-0}" '.probes[] | select(.name==$n) | 
 status() { jq -r --arg n "$2" '.probes[] | select(.name==$n) | .status + "/" + .method' "$1"; }
 # op FILE WORKLOAD OP: a workload's own op count (0 if absent)
 op() { jq -r --arg w "$2" --arg o "$3" '.workloads[] | select(.name==$w) | .ops[$o] // 0' "$1"; }
+# have SERIES: the series has patches (kernel-patches/SERIES/series)
+have() { [ -s "kernel-patches/$1/series" ]; }

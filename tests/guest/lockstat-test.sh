@@ -16,7 +16,6 @@ cd "${FB_REPO:-$(dirname "$0")/../..}"
 res=$1
 fb=$PWD/foliobench
 . tests/guest/lib.sh
-have() { [ -s "kernel-patches/$1/series" ]; }
 # stat_field FILE NAME: the number after "NAME: " in /proc/lockdep_stats (0 if absent)
 stat_field() {
 	local v

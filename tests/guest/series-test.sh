@@ -13,7 +13,6 @@ cd "${FB_REPO:-$(dirname "$0")/../..}"
 res=$1
 fb=$PWD/foliobench
 . tests/guest/lib.sh
-have() { [ -s "kernel-patches/$1/series" ]; }
 if ! have folio-pool && ! have kernfs-bulk; then
 	echo "# series-test: no series written yet"
 	exit 0
