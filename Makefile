@@ -98,7 +98,7 @@ T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o 
 			   $(O)/analysis/stats.o $(O)/util/util.o
 T_DEPS_test_history := $(T_DEPS_test_compare)
 T_DEPS_test_rounds := $(O)/model/rounds.o $(T_MODEL)
-T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(T_WL) $(T_MODEL)
+T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(O)/measure/attach.o $(T_WL) $(T_MODEL)
 T_DEPS_test_adhoc := $(O)/measure/adhoc.o $(O)/measure/ksyms.o $(O)/util/symspec.o \
 		     $(O)/util/cli.o $(T_DEPS_test_catalogue)
 

@@ -5,7 +5,8 @@
  * The loader opens this object once per hooked function, points the
  * fentry/fexit (or kprobe/kretprobe) programs at the function with
  * bpf_program__set_attach_target() / attach_kprobe(), sets the rodata below
- * and shares all maps between instances.  Per event: an optional `watched`
+ * and shares all maps between instances (pcpu_start, used only by the
+ * FB_ABLATE=hash diagnostic, is each instance's own).  Per event: an optional `watched`
  * lookup (e.g. lockdep's pool among all folio pools), a stash of the entry
  * time, and on exit one atomic add into the histogram plus the per-CPU
  * count/sum/min/max.
@@ -28,6 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile unsigned int slot;	/* histogram of this instance */
 const volatile unsigned int filter;	/* only events whose arg0 is watched */
+const volatile unsigned int ablate;	/* FB_ABL_*: diagnostics only (FB_ABLATE) */
 
 #include "fbrecord.bpf.h"
 
@@ -45,26 +47,53 @@ struct {
 	__type(value, struct fb_start);
 } starts SEC(".maps");
 
+/* FB_ABL_HASH: the start time in a per-CPU slot (no nesting, no migration) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct fb_start);
+} pcpu_start SEC(".maps");
+
 static __always_inline int on_entry(u64 arg0)
 {
 	struct fb_start_key key = { .tid = (u32)bpf_get_current_pid_tgid(), .slot = slot };
-	struct fb_start start = { .arg0 = arg0 };
+	struct fb_start start = { .arg0 = arg0 }, *p;
+	u32 zero = 0;
 
+	if (ablate & FB_ABL_EMPTY)
+		return 0;
 	if (!enabled() || (filter && !bpf_map_lookup_elem(&watched, &arg0)))
 		return 0;
 	start.ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&starts, &key, &start, BPF_ANY);
+	if (!(ablate & FB_ABL_HASH)) {
+		bpf_map_update_elem(&starts, &key, &start, BPF_ANY);
+		return 0;
+	}
+	p = bpf_map_lookup_elem(&pcpu_start, &zero);
+	if (p)
+		*p = start;
 	return 0;
 }
 
 static __always_inline int on_exit(void)
 {
 	struct fb_start_key key = { .tid = (u32)bpf_get_current_pid_tgid(), .slot = slot };
-	struct fb_start *start = bpf_map_lookup_elem(&starts, &key);
+	struct fb_start *start;
+	u32 zero = 0;
 
+	if (ablate & FB_ABL_EMPTY)
+		return 0;
+	if (ablate & FB_ABL_HASH) {
+		start = bpf_map_lookup_elem(&pcpu_start, &zero);
+		if (start && start->ts)
+			record_parts(slot, bpf_ktime_get_ns() - start->ts, ablate);
+		return 0;
+	}
+	start = bpf_map_lookup_elem(&starts, &key);
 	if (!start)
 		return 0;
-	record(slot, bpf_ktime_get_ns() - start->ts);
+	record_parts(slot, bpf_ktime_get_ns() - start->ts, ablate);
 	bpf_map_delete_elem(&starts, &key);
 	return 0;
 }

@@ -22,6 +22,16 @@
  */
 #define FB_MAX_INFLIGHT	16384
 
+/*
+ * fbfunc's `ablate` rodata (FB_ABLATE, loader/measure/attach.h): parts of
+ * the per-event work switched off to measure their cost.  Never set in a
+ * normal run.
+ */
+#define FB_ABL_STATS	(1 << 0)	/* no per-CPU count/sum/min/max */
+#define FB_ABL_HIST	(1 << 1)	/* no histogram add */
+#define FB_ABL_HASH	(1 << 2)	/* start time in a per-CPU slot, not the hash */
+#define FB_ABL_EMPTY	(1 << 3)	/* both programs return at once */
+
 struct fb_start_key {
 	unsigned int tid;
 	unsigned int slot;

@@ -45,7 +45,8 @@ static __always_inline int enabled(void)
 	return on && *on;
 }
 
-static __always_inline void record(u32 s, u64 v)
+/* skip: FB_ABL_HIST, FB_ABL_STATS (a constant: the verifier drops the part) */
+static __always_inline void record_parts(u32 s, u64 v, unsigned int skip)
 {
 	u32 idx = s * FB_NBUCKETS + fb_bucket(v);
 	struct fb_stat *st;
@@ -53,10 +54,10 @@ static __always_inline void record(u32 s, u64 v)
 
 	if (s >= FB_MAX_SLOTS)
 		return;
-	cell = bpf_map_lookup_elem(&hist, &idx);
+	cell = (skip & FB_ABL_HIST) ? NULL : bpf_map_lookup_elem(&hist, &idx);
 	if (cell)
 		__sync_fetch_and_add(cell, 1);
-	st = bpf_map_lookup_elem(&stats, &s);
+	st = (skip & FB_ABL_STATS) ? NULL : bpf_map_lookup_elem(&stats, &s);
 	if (!st)
 		return;
 	st->count++;
@@ -65,6 +66,11 @@ static __always_inline void record(u32 s, u64 v)
 		st->min = v;
 	if (v > st->max)
 		st->max = v;
+}
+
+static __always_inline void record(u32 s, u64 v)
+{
+	record_parts(s, v, 0);
 }
 
 #endif /* FBRECORD_BPF_H */

@@ -88,6 +88,44 @@ t "compare matches the ad-hoc row by name" \
 out=$($fb compare "$tmp/r.json" "$tmp/adhoc.json" 2>&1); rc=$?
 t "compare refuses a side without the ad-hoc row, as for any row (rc=$rc)" \
 	bash -c "[ $rc = 2 ] && grep -q \"probe 'vfs_read' is in NEW\" <<<\"\$1\"" _ "$out"
+# ---- the overhead benchmark's trigger workload (reports/overhead/) ----
+# The getppid loop runs here; the getppid row attaches (then it counts every
+# call) or says why not, for each method tried; --attach limits the methods.
+trig() {	# trig OUT [ARGS...]: a short trigger run with only the getppid row
+	local out=$1; shift
+	$fb run --workload trigger --probes getppid --param trigger.calls=20000 --out "$out" "$@" \
+		>"$out.log" 2>&1
+}
+trig "$tmp/t.json"; rc=$?
+top() { jq -r --arg o "$2" '.workloads[] | select(.name=="trigger") | .ops[$o]' "$1"; }
+prow() { jq -r --arg k "$2" '.probes[] | select(.name=="getppid") | .[$k]' "$1"; }
+t "run --workload trigger exits 0" test "$rc" = 0
+t "trigger made 20000 getppid calls, all answered, in a timed loop" \
+	test "$(top "$tmp/t.json" calls)/$(top "$tmp/t.json" ppid_mismatch)/$(top "$tmp/t.json" loop_ns | grep -c '^[1-9]')" = 20000/0/1
+why_has() { prow "$1" reason | grep -q "$2"; }
+# mode_ok FILE TRIED SKIPPED: the row attached by TRIED, or unavailable
+# with TRIED's own reason; SKIPPED is reported as not tried
+mode_ok() {
+	local why
+	why=$(prow "$1" reason)
+	case "$why" in *"$3: not tried (--attach $2)"*) ;; *) return 1 ;; esac
+	case "$(prow "$1" status)/$(prow "$1" method)" in
+	"attached/$2") ;;
+	unavailable/-) [[ $why == *"getppid $2: "* && $why != *"getppid $2: not tried"* ]] ;;
+	*) return 1 ;;
+	esac
+}
+if [ "$(prow "$tmp/t.json" status)" = attached ]; then
+	t "getppid row attached ($(prow "$tmp/t.json" method)) counts every call" \
+		test "$(jq -r '.probes[] | select(.name=="getppid") | .stats[0].count' "$tmp/t.json")" = 20000
+else
+	t "getppid row unavailable with each method's reason ($(prow "$tmp/t.json" reason | cut -c1-60)...)" \
+		why_has "$tmp/t.json" 'getppid fentry: .*getppid kprobe: '
+fi
+trig "$tmp/tk.json" --attach kprobe
+t "--attach kprobe: fentry not tried; kprobe attached or refused with its reason" mode_ok "$tmp/tk.json" kprobe fentry
+trig "$tmp/tf.json" --attach fentry
+t "--attach fentry: kprobe not tried; fentry attached or refused with its reason" mode_ok "$tmp/tf.json" fentry kprobe
 
 # ---- stopping a run (issue 14): SIGTERM/SIGHUP like SIGINT, nothing left ----
 # (netdevsim is not in this host kernel: tests/guest/stop-test.sh runs the

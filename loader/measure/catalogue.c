@@ -105,6 +105,20 @@ const struct fb_probe_def fb_probes[] = {
 	},
 	/* ---- both ---- */
 	{
+		/*
+		 * The overhead benchmark's hook (reports/overhead/): a
+		 * syscall handler that does almost nothing, so the trigger
+		 * workload's loop time with and without it is the probe's
+		 * own cost per event.  __do_sys_getppid first: where it is
+		 * an alias of __x64_sys_getppid (same address), only it is in
+		 * BTF, so only it takes fentry.
+		 */
+		.name = "getppid", .series = "-", .kind = FB_FUNC,
+		.syms = { "__do_sys_getppid", "__x64_sys_getppid" },
+		.workload = "trigger",
+		.proves = "probe overhead: one event per getppid(2) of the trigger workload",
+	},
+	{
 		.name = "contention", .series = "-", .kind = FB_CONTENTION,
 		.proves = "lock:contention_begin/end wait time per lock: catalogue lock, "
 			  "symbol(+offset), or one [unresolved] group",
@@ -173,6 +187,12 @@ static const struct fb_param_def lockdep_params[] = {
 	{}
 };
 
+static const struct fb_param_def trigger_params[] = {
+	{ "calls", FB_PARAM_U64, 200000, 1, 100000000, "calls",
+	  "getppid(2) calls in one timed loop (op loop_ns)" },
+	{}
+};
+
 #define WORKLOAD(n, series, desc)					\
 	{ #n, series, desc, n##_params, wl_##n##_avail, wl_##n##_check, wl_##n##_run }
 
@@ -183,6 +203,7 @@ const struct fb_workload fb_workloads[] = {
 	WORKLOAD(verifier, "folio-pool", "BPF programs whose verification pushes many states"),
 	WORKLOAD(mapbatch, "folio-pool", "BPF_MAP_UPDATE_BATCH with large batches"),
 	WORKLOAD(lockdep, "folio-pool", "grows lockdep's dependency graph (PROVE_LOCKING kernels)"),
+	WORKLOAD(trigger, "-", "getppid(2) in a tight timed loop: probe overhead per event"),
 };
 
 const int fb_nworkloads = sizeof(fb_workloads) / sizeof(fb_workloads[0]);

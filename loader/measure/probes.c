@@ -33,6 +33,7 @@
 #include "fbcont.skel.h"
 #include "fbfunc.skel.h"
 #include "fbprobe.h"
+#include "measure/attach.h"
 #include "measure/contention.h"
 #include "measure/ksyms.h"
 #include "measure/locks.h"
@@ -68,6 +69,7 @@ struct fb_session {
 	struct row rows[FB_MAX_PROBES];
 	int nrows;
 	int nslots;
+	int ablate;			/* FB_ABLATE bits, diagnostics only */
 	char liblog[4096];		/* last libbpf messages, for reasons */
 };
 
@@ -167,6 +169,7 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 		return -errno;
 	k->rodata->slot = in->slot;
 	k->rodata->filter = (unsigned int)filter;
+	k->rodata->ablate = (unsigned int)s->ablate;
 	err = reuse_maps(s, k);
 	bpf_program__set_autoload(k->progs.fb_fentry, !kprobe);
 	bpf_program__set_autoload(k->progs.fb_fexit, !kprobe);
@@ -201,7 +204,8 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 		return err < 0 ? err : -EINVAL;
 	}
 	in->skel = k;
-	snprintf(in->method, sizeof(in->method), "%s", kprobe ? "kprobe" : "fentry");
+	snprintf(in->method, sizeof(in->method), "%s%s", kprobe ? "kprobe" : "fentry",
+		 s->ablate ? "+ablate" : "");
 	return 0;
 }
 
@@ -228,12 +232,17 @@ static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *f
 	memset(in, 0, sizeof(*in));
 	snprintf(in->fn, sizeof(in->fn), "%s", fn);
 	in->slot = slot;
-	err = try_instance(s, in, filter, 0);
+	err = fb_attach_mode() == FB_ATTACH_KPROBE ? -ECANCELED : try_instance(s, in, filter, 0);
 	if (!err) {
 		s->ninst++;
 		return in;
 	}
-	reason_add(r, "%s fentry: %s", fn, errno_hint(-err));
+	reason_add(r, "%s fentry: %s", fn, err == -ECANCELED ? "not tried (--attach kprobe)" :
+		   errno_hint(-err));
+	if (fb_attach_mode() == FB_ATTACH_FENTRY) {
+		reason_add(r, "%s kprobe: not tried (--attach fentry)", fn);
+		return NULL;
+	}
 	err = try_instance(s, in, filter, 1);
 	if (!err) {
 		s->ninst++;
@@ -566,6 +575,12 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 
 	if (!s) {
 		fb_err("out of memory");
+		return NULL;
+	}
+	s->ablate = fb_ablate_parse(getenv("FB_ABLATE"), s->liblog, sizeof(s->liblog));
+	if (s->ablate < 0) {
+		fb_err("%s", s->liblog);
+		free(s);
 		return NULL;
 	}
 	cur = s;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "measure/adhoc.h"
+#include "measure/attach.h"
 #include "measure/catalogue.h"
 #include "measure/probes.h"
 #include "measure/run.h"
@@ -39,7 +40,7 @@ struct run_opts {
 	struct fb_adhoc_opts adhoc;	/* --func, --lock */
 };
 
-enum { OPT_PROBES = 0x200 };
+enum { OPT_PROBES = 0x200, OPT_ATTACH };
 
 static const struct argp_option run_options[] = {
 	{ "workload", 'w', "W", 0, "workload to run (repeatable; default: nft); "
@@ -51,6 +52,8 @@ static const struct argp_option run_options[] = {
 	  "(repeatable; the table below)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only the catalogue rows whose name matches "
 	  "(repeatable)", 0 },
+	{ "attach", OPT_ATTACH, "MODE", 0, "function rows: auto (fentry/fexit, else "
+	  "kprobe/kretprobe; the default), fentry or kprobe (that method only)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug)", 0 },
 	{ 0 },
 };
@@ -82,6 +85,12 @@ static int run_opt(struct run_opts *o, int key, char *arg)
 	case OPT_PROBES:
 		if (o->nprobes < MAX_SEL)
 			o->probes[o->nprobes++] = arg;
+		return 0;
+	case OPT_ATTACH:
+		if (fb_attach_set(arg)) {
+			fb_err("run: --attach %s: want auto, fentry or kprobe", arg);
+			return -1;
+		}
 		return 0;
 	case 'v':
 		fb_set_verbose(fb_verbose() + 1);
@@ -118,7 +127,9 @@ static const struct argp run_argp = {
 	"SIGHUP stops the workload, detaches, still writes the results and exits 128 + the "
 	"signal number."
 	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
-	"input (nothing attached).\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
+	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,empty (diagnostics, "
+	"scripts/overhead.sh) switches parts of the function probes off; their method gets a "
+	"\"+ablate\" suffix.\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
 	"default, range):",
 	run_children, NULL, NULL,
 };
@@ -138,7 +149,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 		return 2;
 	if (!o->nwl)
 		o->wl[o->nwl++] = "nft";
-	if (fb_params_resolve(&o->params, o->wl, o->nwl, o->kv, o->nkv, err, sizeof(err))) {
+	if (fb_params_resolve(&o->params, o->wl, o->nwl, o->kv, o->nkv, err, sizeof(err)) ||
+	    fb_ablate_parse(getenv("FB_ABLATE"), err, sizeof(err)) < 0) {
 		fb_err("run: %s", err);
 		return 2;
 	}

@@ -54,5 +54,6 @@ FB_WORKLOAD(sysfs);
 FB_WORKLOAD(verifier);
 FB_WORKLOAD(mapbatch);
 FB_WORKLOAD(lockdep);
+FB_WORKLOAD(trigger);
 
 #endif /* WORKLOADS_H */

@@ -2,6 +2,8 @@
 /* test_catalogue.c - the probe and workload tables are consistent. */
 #include <string.h>
 
+#include "fbprobe.h"
+#include "measure/attach.h"
 #include "measure/catalogue.h"
 #include "model/fb.h"
 #include "workloads/workloads.h"
@@ -152,9 +154,48 @@ static void test_params(void)
 	expect_refused("nft.descriptors=20", "nft: descriptors=20 too few");
 }
 
+/* The overhead benchmark's row and workload (reports/overhead/). */
+static void test_overhead_row(void)
+{
+	const struct fb_probe_def *d = fb_probe_find("getppid");
+	const char *wl[] = { "trigger" };
+	struct fb_params p;
+	char err[256] = "";
+
+	CHECKF(d && d->kind == FB_FUNC && !strcmp(d->workload, "trigger") &&
+	       !strcmp(d->syms[0], "__do_sys_getppid") && !strcmp(d->syms[1], "__x64_sys_getppid"),
+	       "getppid row: a function row on the syscall handler, driven by trigger");
+	CHECKF(!fb_params_resolve(&p, wl, 1, NULL, 0, err, sizeof(err)) &&
+	       fb_param_u64(&p, "trigger", "calls") == 200000, "trigger.calls defaults to 200000 (%s)",
+	       err);
+}
+
+static void test_attach_modes(void)
+{
+	char err[128] = "";
+
+	CHECKF(fb_attach_mode() == FB_ATTACH_AUTO, "attach mode is auto unless set");
+	CHECKF(!fb_attach_set("kprobe") && fb_attach_mode() == FB_ATTACH_KPROBE &&
+	       !fb_attach_set("fentry") && fb_attach_mode() == FB_ATTACH_FENTRY,
+	       "--attach kprobe and fentry select that method");
+	CHECKF(fb_attach_set("uprobe") && fb_attach_set("") && fb_attach_mode() == FB_ATTACH_FENTRY,
+	       "an unknown mode is refused and leaves the mode alone");
+	CHECKF(!fb_attach_set("auto") && fb_attach_mode() == FB_ATTACH_AUTO, "auto restores");
+	CHECKF(fb_ablate_parse(NULL, err, sizeof(err)) == 0 && fb_ablate_parse("", err, sizeof(err)) == 0,
+	       "FB_ABLATE unset or empty: nothing ablated");
+	CHECKF(fb_ablate_parse("hash,stats", err, sizeof(err)) == (FB_ABL_HASH | FB_ABL_STATS) &&
+	       fb_ablate_parse("empty", err, sizeof(err)) == FB_ABL_EMPTY &&
+	       fb_ablate_parse("hist,", err, sizeof(err)) == FB_ABL_HIST, "FB_ABLATE words to bits");
+	CHECKF(fb_ablate_parse("stats,statsx", err, sizeof(err)) == -1 && strstr(err, "'statsx'") &&
+	       fb_ablate_parse("hash,,x", err, sizeof(err)) == -1,
+	       "an unknown FB_ABLATE part is refused, named (%s)", err);
+}
+
 int main(void)
 {
 	test_probes();
+	test_overhead_row();
+	test_attach_modes();
 	test_workloads();
 	test_defaults_used();
 	test_params();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "model/fb.h"
+#include "workloads/workloads.h"
 #include "workloads/wl_util.h"
 #include "tap.h"
 
@@ -187,11 +188,47 @@ static void test_run_child(void)
 	CHECKF(ret == -1, "run_child reports a child killed by a signal");
 }
 
+/*
+ * The trigger workload really makes its syscalls: every call answered with
+ * the parent's pid, the loop timed, and a stop request ends it at once.
+ */
+static void test_trigger(void)
+{
+	static const struct fb_param_def defs[] = {
+		{ "calls", FB_PARAM_U64, 5000, 1, 100000000, "calls", "calls" },
+		{}
+	};
+	struct fb_params p = { 0 };
+	struct fb_counts ops = { 0 };
+	uint64_t calls = 0, ns = 0, bad = 1;
+	char why[64];
+	int ret;
+
+	fb_params_declare(&p, "trigger", defs);
+	CHECKF(!wl_trigger_avail(why, sizeof(why)) && !wl_trigger_check(&p, why, sizeof(why)),
+	      "trigger: available and its parameters pass");
+	ret = wl_trigger_run(&p, &ops);
+	fb_count_get(&ops, "calls", &calls);
+	fb_count_get(&ops, "loop_ns", &ns);
+	fb_count_get(&ops, "ppid_mismatch", &bad);
+	CHECKF(ret == 0 && calls == 5000 && bad == 0 && ns > 0,
+	      "trigger: 5000 getppid calls, all answered with the parent (%llu calls, %llu ns)",
+	      WL_U64(calls), WL_U64(ns));
+	memset(&ops, 0, sizeof(ops));
+	fb_stop = 1;
+	ret = wl_trigger_run(&p, &ops);
+	fb_stop = 0;
+	fb_count_get(&ops, "calls", &calls);
+	CHECKF(ret == 0 && calls == 0, "trigger: a stop request ends the loop (%llu calls)",
+	      WL_U64(calls));
+}
+
 int main(void)
 {
 	test_nft_plan();
 	test_parse_stat();
 	test_verifier_build();
 	test_run_child();
+	test_trigger();
 	return tap_done();
 }

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attach.c - the attach mode of function rows (`run --attach`) and the
+ * FB_ABLATE diagnostic's parser.  probes.c asks; run.c sets.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fbprobe.h"
+#include "measure/attach.h"
+
+static enum fb_attach_mode mode;
+
+int fb_attach_set(const char *m)
+{
+	static const char *const names[] = { "auto", "fentry", "kprobe" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(m, names[i])) {
+			mode = (enum fb_attach_mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+enum fb_attach_mode fb_attach_mode(void)
+{
+	return mode;
+}
+
+int fb_ablate_parse(const char *s, char *err, size_t len)
+{
+	static const struct { const char *word; int bit; } words[] = {
+		{ "stats", FB_ABL_STATS }, { "hist", FB_ABL_HIST },
+		{ "hash", FB_ABL_HASH }, { "empty", FB_ABL_EMPTY },
+	};
+	int bits = 0;
+
+	while (s && *s) {
+		size_t n = strcspn(s, ","), i;
+
+		for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (n == strlen(words[i].word) && !strncmp(s, words[i].word, n))
+				break;
+		if (i == sizeof(words) / sizeof(words[0])) {
+			snprintf(err, len, "FB_ABLATE: unknown part '%.*s' (stats, hist, hash, empty)",
+				 (int)n, s);
+			return -1;
+		}
+		bits |= words[i].bit;
+		s += n + (s[n] == ',');
+	}
+	return bits;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * attach.h - how function rows may attach: `run --attach MODE` and the
+ * FB_ABLATE diagnostic (attach.c; used by probes.c).
+ */
+#ifndef ATTACH_H
+#define ATTACH_H
+
+#include <stddef.h>
+
+enum fb_attach_mode {
+	FB_ATTACH_AUTO,		/* fentry/fexit, else kprobe/kretprobe */
+	FB_ATTACH_FENTRY,	/* fentry/fexit only */
+	FB_ATTACH_KPROBE,	/* kprobe/kretprobe only */
+};
+
+/* "auto", "fentry" or "kprobe": 0, else -1 and the mode is unchanged. */
+int fb_attach_set(const char *mode);
+enum fb_attach_mode fb_attach_mode(void);
+
+/*
+ * FB_ABLATE=WORD[,WORD]... switches parts of the function probes' BPF
+ * programs off, to measure what each costs (scripts/overhead.sh); counts
+ * and histograms of an ablated run are incomplete.  Words: stats, hist,
+ * hash (start time in a per-CPU slot instead of the (tid, slot) hash),
+ * empty (both programs return at once).  NULL or "" is 0.  Returns the
+ * FB_ABL_* bits (bpf/fbprobe.h), or -1 with the word in err.
+ */
+int fb_ablate_parse(const char *s, char *err, size_t len);
+
+#endif /* ATTACH_H */
