@@ -5,8 +5,8 @@
  * The loader opens this object once per hooked function, points the
  * fentry/fexit (or kprobe/kretprobe) programs at the function with
  * bpf_program__set_attach_target() / attach_kprobe(), sets the rodata below
- * and shares all maps between instances (pcpu_start, used only by the
- * FB_ABLATE=hash diagnostic, is each instance's own).  Per event: an optional `watched`
+ * and shares all maps between instances (pcpu_start and task_start, used
+ * only by FB_ABLATE diagnostics, are each instance's own).  Per event: an optional `watched`
  * lookup (e.g. lockdep's pool among all folio pools), a stash of the entry
  * time, and on exit one atomic add into the histogram plus the per-CPU
  * count/sum/min/max.
@@ -47,7 +47,12 @@ struct {
 	__type(value, struct fb_start);
 } starts SEC(".maps");
 
-/* FB_ABL_HASH: the start time in a per-CPU slot (no nesting, no migration) */
+/*
+ * Variants of the (tid, slot) hash for FB_ABLATE: FB_ABL_HASH keeps the
+ * start time in a per-CPU slot (no nesting, no migration: a lower bound),
+ * FB_ABL_TASK in task-local storage (the loader creates task_start only
+ * then: older kernels have no task storage in tracing programs).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -55,41 +60,61 @@ struct {
 	__type(value, struct fb_start);
 } pcpu_start SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fb_start);
+} task_start SEC(".maps");
+
+/* FB_ABL_HASH, FB_ABL_TASK: where this event's start time is kept */
+static __always_inline struct fb_start *start_cell(int create)
+{
+	u32 zero = 0;
+
+	if (ablate & FB_ABL_HASH)
+		return bpf_map_lookup_elem(&pcpu_start, &zero);
+	return bpf_task_storage_get(&task_start, bpf_get_current_task_btf(), 0,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
 static __always_inline int on_entry(u64 arg0)
 {
-	struct fb_start_key key = { .tid = (u32)bpf_get_current_pid_tgid(), .slot = slot };
 	struct fb_start start = { .arg0 = arg0 }, *p;
-	u32 zero = 0;
+	struct fb_start_key key = { .slot = slot };
 
 	if (ablate & FB_ABL_EMPTY)
 		return 0;
 	if (!enabled() || (filter && !bpf_map_lookup_elem(&watched, &arg0)))
 		return 0;
 	start.ts = bpf_ktime_get_ns();
-	if (!(ablate & FB_ABL_HASH)) {
-		bpf_map_update_elem(&starts, &key, &start, BPF_ANY);
+	if (ablate & (FB_ABL_HASH | FB_ABL_TASK)) {
+		p = start_cell(1);
+		if (p)
+			*p = start;
 		return 0;
 	}
-	p = bpf_map_lookup_elem(&pcpu_start, &zero);
-	if (p)
-		*p = start;
+	key.tid = (u32)bpf_get_current_pid_tgid();
+	bpf_map_update_elem(&starts, &key, &start, BPF_ANY);
 	return 0;
 }
 
 static __always_inline int on_exit(void)
 {
-	struct fb_start_key key = { .tid = (u32)bpf_get_current_pid_tgid(), .slot = slot };
+	struct fb_start_key key = { .slot = slot };
 	struct fb_start *start;
-	u32 zero = 0;
 
 	if (ablate & FB_ABL_EMPTY)
 		return 0;
-	if (ablate & FB_ABL_HASH) {
-		start = bpf_map_lookup_elem(&pcpu_start, &zero);
-		if (start && start->ts)
+	if (ablate & (FB_ABL_HASH | FB_ABL_TASK)) {
+		start = start_cell(0);
+		if (start && start->ts) {
 			record_parts(slot, bpf_ktime_get_ns() - start->ts, ablate);
+			start->ts = 0;
+		}
 		return 0;
 	}
+	key.tid = (u32)bpf_get_current_pid_tgid();
 	start = bpf_map_lookup_elem(&starts, &key);
 	if (!start)
 		return 0;

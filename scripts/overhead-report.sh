@@ -120,17 +120,18 @@ events_table() {
 ablation_table() {
 	local v what full
 	full=$(cost fb-fentry)
-	echo "| variant | what it leaves out | added per event (instr.) | vs the full fentry row |"
+	echo "| variant | what it leaves out or swaps | added per event (instr.) | vs the full fentry row |"
 	echo "|---|---|---:|---:|"
-	for v in fb-fentry fb-fentry-empty fb-fentry-hash fb-fentry-stats fb-fentry-hist \
-		 fb-fentry-hash,stats,hist fb-kprobe fb-kprobe-empty bt-kfunc bt-kfunc-empty \
-		 bt-kfunc-stash bt-kprobe bt-kprobe-empty; do
+	for v in fb-fentry fb-fentry-empty fb-fentry-hash fb-fentry-task fb-fentry-stats \
+		 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe fb-kprobe-empty fb-kprobe-task \
+		 bt-kfunc bt-kfunc-empty bt-kfunc-stash bt-kprobe bt-kprobe-empty; do
 		[ -n "$(cost "$v")" ] || continue
 		case "$v" in
 		fb-fentry|fb-kprobe|bt-kfunc|bt-kprobe) what="nothing (as above)" ;;
 		*-empty) what="everything: both programs return at once (the attach path alone)" ;;
 		*-hash,stats,hist) what="start-time hash (per-CPU slot instead), per-CPU stats, histogram" ;;
 		*-hash) what="start-time hash: a per-CPU slot instead (no lookup/update/delete)" ;;
+		*-task) what="start-time hash: task-local storage instead" ;;
 		*-stats) what="per-CPU count/sum/min/max" ;;
 		*-hist) what="histogram bucket add" ;;
 		bt-kfunc-stash) what="the histogram (stash by tid and delete only)" ;;

@@ -20,10 +20,10 @@
 #              one-liners kfunc/kretfunc and kprobe/kretprobe building the
 #              same latency histogram while a probe-less foliobench runs the
 #              same loop.  -> events.tsv
-#   ablate     foliobench fentry with parts of its programs off (FB_ABLATE:
-#              empty, hash, stats, hist, all three), kprobe empty, and
-#              bpftrace with empty programs and with the stash but no
-#              histogram.  -> events.tsv
+#   ablate     foliobench fentry with parts of its programs off or swapped
+#              (FB_ABLATE: empty, hash, task, stats, hist, hash+stats+hist),
+#              kprobe empty and task, and bpftrace with empty programs and
+#              with the stash but no histogram.  -> events.tsv
 #   diag       with kernel.bpf_stats_enabled: run_time_ns / run_cnt of each
 #              program while the loop runs (the programs' own instructions,
 #              without the trampoline or kprobe path), their xlated and
@@ -178,9 +178,9 @@ if has_part events; then
 fi
 if has_part ablate; then
 	for rep in $(seq 1 "$areps"); do
-		for v in none fb-fentry-empty fb-fentry-hash fb-fentry-stats fb-fentry-hist \
-			 fb-fentry-hash,stats,hist fb-kprobe-empty bt-kfunc-empty bt-kprobe-empty \
-			 bt-kfunc-stash; do
+		for v in none fb-fentry-empty fb-fentry-hash fb-fentry-task fb-fentry-stats \
+			 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe-empty fb-kprobe-task \
+			 bt-kfunc-empty bt-kprobe-empty bt-kfunc-stash; do
 			variant "$v" "a$rep"
 		done
 	done
@@ -200,16 +200,16 @@ stats_tsv=$out/bpfstats.tsv
 # that has run is recorded (run_cnt, run_time_ns: the program alone, with
 # bpf_stats' clock reads around it) and dumped; then everything is stopped
 diag_one() {
-	local v=$1 log=$raw/diag-$1.log pid ids args=(--probes "$NONE")
+	local v=$1 log=$raw/diag-$1.log pid ids args=(--probes "$NONE") abl=
 	sysctl -qw kernel.bpf_stats_enabled=1
 	case "$v" in
-	fb-fentry) args=(--probes getppid --attach fentry) ;;
-	fb-kprobe) args=(--probes getppid --attach kprobe) ;;
+	fb-fentry*) args=(--probes getppid --attach fentry); abl=${v#fb-fentry} ;;
+	fb-kprobe*) args=(--probes getppid --attach kprobe); abl=${v#fb-kprobe} ;;
 	bt-kfunc) bt_start "diag-$v" "$BT_KFUNC" || return ;;
 	bt-kprobe) bt_start "diag-$v" "$BT_KPROBE" || return ;;
 	esac
-	"$fb" run --out "$raw/diag-$v.json" --workload trigger --param trigger.calls=100000000 \
-		"${args[@]}" >"$log" 2>&1 &
+	FB_ABLATE=${abl#-} "$fb" run --out "$raw/diag-$v.json" --workload trigger \
+		--param trigger.calls=100000000 "${args[@]}" >"$log" 2>&1 &
 	pid=$!
 	if wait_for "$log" 'workload trigger: running'; then
 		sleep 0.2
@@ -236,7 +236,7 @@ diag_one() {
 if has_part diag; then
 	[ -s "$stats_tsv" ] ||
 		echo "variant	id	type	name	run_cnt	run_time_ns	xlated_insns	jited_bytes	jited_insns" >"$stats_tsv"
-	for v in fb-fentry fb-kprobe bt-kfunc bt-kprobe; do
+	for v in fb-fentry fb-kprobe fb-fentry-task bt-kfunc bt-kprobe; do
 		diag_one "$v"
 		say "diag $v: $(awk -F'\t' -v v="$v" '$1 == v { printf "%s %s/%s ns; ", $4, $6, $5 }' "$stats_tsv")"
 	done

@@ -23,7 +23,8 @@ enum fb_attach_mode fb_attach_mode(void);
  * programs off, to measure what each costs (scripts/overhead.sh); counts
  * and histograms of an ablated run are incomplete.  Words: stats, hist,
  * hash (start time in a per-CPU slot instead of the (tid, slot) hash),
- * empty (both programs return at once).  NULL or "" is 0.  Returns the
+ * task (in task-local storage instead), empty (both programs return at
+ * once).  NULL or "" is 0.  Returns the
  * FB_ABL_* bits (bpf/fbprobe.h), or -1 with the word in err.
  */
 int fb_ablate_parse(const char *s, char *err, size_t len);

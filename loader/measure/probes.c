@@ -170,6 +170,7 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 	k->rodata->slot = in->slot;
 	k->rodata->filter = (unsigned int)filter;
 	k->rodata->ablate = (unsigned int)s->ablate;
+	bpf_map__set_autocreate(k->maps.task_start, s->ablate & FB_ABL_TASK);
 	err = reuse_maps(s, k);
 	bpf_program__set_autoload(k->progs.fb_fentry, !kprobe);
 	bpf_program__set_autoload(k->progs.fb_fexit, !kprobe);
