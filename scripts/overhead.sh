@@ -122,7 +122,8 @@ bt_stop() {
 }
 trap 'bt_stop' EXIT
 # hist_sum LOG: events in the bpftrace histogram(s) printed at exit
-hist_sum() { awk '/^\[/ { n += $3 } END { print n + 0 }' "$1"; }
+# ("[1K, 2K)   393 |@@@|" or "[0]   5 |@|": the count ends the text before "|")
+hist_sum() { awk -F'|' '/^\[/ { k = split($1, f, " "); n += f[k] } END { print n + 0 }' "$1"; }
 # bt_trig NAME PROGRAM: the loop with PROGRAM attached by bpftrace
 bt_trig() {
 	local name=$1 r
