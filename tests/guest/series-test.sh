@@ -3,7 +3,10 @@
 #
 # For the `patched` arm (every series in kernel-patches/arms.conf that has
 # a series file), perf flavour:
-#   - the series' KUnit suites pass (one boot with kunit.enable=1);
+#   - the series' KUnit suites pass (one boot with kunit.enable=1, 2 vCPUs;
+#     kernfs-ino-batch also alone on 1 vCPU);
+#   - nf_tables batches with trans_scratchpad=1 (tests/guest/nft-txn.sh):
+#     commit, abort half way, netns exit, ruleset as expected, no splat;
 #   - the folio-pool workloads (nft with nf_tables.trans_scratchpad=1 and
 #     =0, verifier, mapbatch) and the kernfs-bulk one (sysfs) run with no
 #     WARN/BUG/lockdep splat, probe counts still equal the workloads' own;
@@ -26,15 +29,46 @@ fi
 ok "patched perf kernel builds ($(wc -l <"$patched/patches.txt") patches applied)"
 
 # ---- KUnit ----
-"$fb" vm --kernel "$patched" --results "$res" --log "$res/kunit.log" \
+# Two vCPUs: kernfs-ino-batch (kernfs-bulk 3/3) creates nodes from one
+# kthread per CPU and takes a CPU offline; none of the kernfs cases may
+# be skipped here.  On one vCPU (a boot of that suite alone) it must pass
+# too, with its hot-unplug case skipped.
+"$fb" vm --smp 2 --kernel "$patched" --results "$res" --log "$res/kunit.log" \
 	--append "kunit.enable=1" -- true >"$res/kunit.out" 2>&1
 rc=$?
-t "KUnit boot of the patched kernel: no splat (vm rc=$rc)" test $rc = 0
-suites() { grep -oE '# [a-z0-9_-]+: pass:[0-9]+ fail:[0-9]+' "$res/kunit.log"; }
+t "KUnit boot of the patched kernel, 2 vCPUs: no splat (vm rc=$rc)" test $rc = 0
+# suite LOG NAME: the suite's result line, "pass:N fail:N skip:N"
+suite() { grep -oE "# $2: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+" "$1" | head -1 | sed 's/^# [^ ]* //'; }
 for s in $(have folio-pool && echo folio_pool) $(have kernfs-bulk && echo driver-core-glue-dir driver-core-root-device); do
-	line=$(suites | grep -m1 "# $s: ")
-	t "KUnit suite $s: ${line:-not run}" bash -c "[[ '$line' =~ pass:[1-9][0-9]*\ fail:0$ ]]"
+	line=$(suite "$res/kunit.log" "$s")
+	t "KUnit suite $s: ${line:-not run}" bash -c "[[ '$line' =~ ^pass:[1-9][0-9]*\ fail:0\  ]]"
 done
+if have kernfs-bulk; then
+	for s in kernfs-add-activate kernfs-ino-batch; do
+		line=$(suite "$res/kunit.log" "$s")
+		t "KUnit suite $s, 2 vCPUs: ${line:-not run}" bash -c "[[ '$line' =~ ^pass:[1-9][0-9]*\ fail:0\ skip:0$ ]]"
+	done
+	"$fb" vm --smp 1 --kernel "$patched" --results "$res" --log "$res/kunit-1cpu.log" \
+		--append "kunit.enable=1 kunit.filter_glob=kernfs-ino-batch" -- true >"$res/kunit-1cpu.out" 2>&1
+	rc=$?
+	line=$(suite "$res/kunit-1cpu.log" kernfs-ino-batch)
+	t "KUnit suite kernfs-ino-batch, 1 vCPU: ${line:-not run}, hot-unplug case skipped (vm rc=$rc)" \
+		bash -c "[ $rc = 0 ] && [[ '$line' =~ ^pass:[1-9][0-9]*\ fail:0\ skip:1$ ]]"
+fi
+
+# ---- nf_tables batches on the scratchpad (folio-pool 2/9) ----
+# tests/guest/nft-txn.sh in the guest: commit, abort half way, the
+# parameter switched between batches, netns exit after and during batches;
+# its ok/not ok lines are ours, and their number must be its plan.
+if have folio-pool; then
+	"$fb" vm --kernel "$patched" --results "$res" --log "$res/nft-txn.log" \
+		--append "nf_tables.trans_scratchpad=1" -- bash tests/guest/nft-txn.sh >"$res/nft-txn.out" 2>&1
+	rc=$?
+	grep -E '^(not )?ok - ' "$res/nft-txn.out" | sed 's/^\(\(not \)\?ok - \)/\1nft-txn: /'
+	plan=$(sed -n 's/^# plan //p' "$res/nft-txn.out")
+	t "nft-txn (trans_scratchpad=1): all ${plan:-?} checks ran, no splat (vm rc=$rc)" \
+		bash -c "[ $rc = 0 ] && [ -n '$plan' ] && [ \$(grep -cE '^(not )?ok - ' '$res/nft-txn.out') = '$plan' ]"
+fi
 
 # ---- workloads on the patched kernel ----
 wl="--workload sysfs"
