@@ -170,7 +170,8 @@ start=$(date +%s)
 done >"$obj/build.log"; exit "${PIPESTATUS[0]}" ) &
 mkpid=$!
 trap 'kill $mkpid 2>/dev/null; pkill -P $mkpid 2>/dev/null; exit 130' INT TERM
-every=${FB_PROGRESS_SECS:-30}
+every=${FB_PROGRESS_SECS:-30}	# FB_QUIET=1 (foliobench --quiet): every 5 minutes
+[ "${FB_QUIET:-0}" = 0 ] || every=${FB_PROGRESS_SECS:-300}
 while kill -0 $mkpid 2>/dev/null; do
 	sleep "$every"
 	kill -0 $mkpid 2>/dev/null || break

@@ -560,6 +560,8 @@ static void ab_progress(const struct ab_env *e, const struct ab_run *run, int bo
 	double el = (double)(fb_now_ns() - t0) / 1e9;
 	double eta = booted ? el / booted * (total - booted) : 0;
 
+	if (!run->rc && !fb_progress_due(booted, total, 4))
+		return;
 	if (run->reused) {
 		fb_info("ab: round %d/%d %s: kept from an earlier run (same kernel and arguments)",
 			run->round, e->rounds, e->arms[run->arm].name);

@@ -32,6 +32,9 @@ static const struct argp_option guest_options[] = {
 	{ "allow", OPT_ALLOW, "REGEX", 0, "a console line matching REGEX is not a splat "
 	  "(repeatable)", 0 },
 	{ "verbose", 'v', NULL, 0, "show the qemu command line", 0 },
+	{ "quiet", 'q', NULL, 0, "for CI logs: progress thinned out (ab: failed rounds and "
+	  "one line per quarter; kernel builds: a line per 5 minutes), never errors or "
+	  "results.  FB_QUIET=1 does the same", 0 },
 	{ 0 },
 };
 
@@ -98,6 +101,10 @@ static error_t guest_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case 'v':
 		fb_set_verbose(1);
+		break;
+	case 'q':
+		fb_set_quiet(1);
+		o->quiet = 1;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

@@ -25,6 +25,32 @@ void fb_set_verbose(int v)
 	verbose = v;
 }
 
+static int quiet = -1;	/* -1: FB_QUIET not read yet */
+
+int fb_quiet(void)
+{
+	const char *q;
+
+	if (quiet < 0) {
+		q = getenv("FB_QUIET");
+		quiet = q && *q && strcmp(q, "0");
+	}
+	return quiet;
+}
+
+void fb_set_quiet(int q)
+{
+	quiet = !!q;
+	setenv("FB_QUIET", quiet ? "1" : "0", 1);
+}
+
+int fb_progress_due(int done, int total, int steps)
+{
+	if (!fb_quiet() || done >= total || done <= 1 || total <= steps)
+		return 1;
+	return (long)done * steps / total != (long)(done - 1) * steps / total;
+}
+
 void fb_err(const char *fmt, ...)
 {
 	va_list ap;

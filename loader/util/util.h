@@ -23,6 +23,19 @@ int fb_err_count(void);
 void fb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int fb_verbose(void);
 void fb_set_verbose(int v);
+/*
+ * Quiet mode for CI logs (--quiet, or FB_QUIET=1 in the environment, which
+ * scripts/kernel-build.sh reads too): progress lines are thinned out, never
+ * errors, results or verdicts.  fb_set_quiet() also exports FB_QUIET for
+ * the scripts that foliobench runs.
+ */
+int fb_quiet(void);
+void fb_set_quiet(int q);
+/*
+ * Whether item DONE of TOTAL gets a progress line: always when not quiet;
+ * when quiet, the first item of each of STEPS equal shares and the last.
+ */
+int fb_progress_due(int done, int total, int steps);
 uint64_t fb_now_ns(void);			/* CLOCK_MONOTONIC */
 int fb_read_file(const char *path, char *buf, size_t len);	/* bytes or -1 */
 int fb_write_file(const char *path, const char *s);		/* 0 or -1 */

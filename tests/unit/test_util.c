@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_util.c - quiet mode (FB_QUIET, --quiet): which progress lines are
+ * still printed, and that the setting reaches the scripts' environment.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "tap.h"
+
+/* the items of 1..total that get a line with steps shares */
+static int printed(int total, int steps, char *list, size_t len)
+{
+	int n = 0;
+	size_t off = 0;
+
+	list[0] = 0;
+	for (int i = 1; i <= total; i++) {
+		if (!fb_progress_due(i, total, steps))
+			continue;
+		n++;
+		off += (size_t)fb_fmt(list + off, len - off, "%s%d", off ? "," : "", i);
+	}
+	return n;
+}
+
+int main(void)
+{
+	char list[256];
+	const char *env;
+
+	setenv("FB_QUIET", "0", 1);
+	CHECKF(!fb_quiet() && printed(30, 4, list, sizeof(list)) == 30,
+	       "FB_QUIET=0: every one of 30 rounds gets a line");
+	fb_set_quiet(1);
+	env = getenv("FB_QUIET");
+	CHECKF(fb_quiet() && env && !strcmp(env, "1"), "--quiet: quiet, and FB_QUIET=1 exported");
+	CHECKF(printed(30, 4, list, sizeof(list)) == 5 && !strcmp(list, "1,8,15,23,30"),
+	       "quiet, 30 rounds: the first, one per quarter and the last (%s)", list);
+	CHECKF(printed(3, 4, list, sizeof(list)) == 3,
+	       "quiet, 3 rounds (fewer than the shares): every round (%s)", list);
+	CHECKF(printed(0, 4, list, sizeof(list)) == 0, "quiet, no rounds: no line");
+	fb_set_quiet(0);
+	env = getenv("FB_QUIET");
+	CHECKF(!fb_quiet() && env && !strcmp(env, "0"), "quiet off again, FB_QUIET=0 exported");
+	return tap_done();
+}
