@@ -108,18 +108,7 @@ bt_start() {
 	bt_stop
 	return 1
 }
-# bt_stop: SIGINT, wait (detaching and printing take long under TCG)
-bt_stop() {
-	[ -n "$bt_pid" ] || return 0
-	kill -INT "$bt_pid" 2>/dev/null
-	for _ in $(seq 1 1200); do
-		kill -0 "$bt_pid" 2>/dev/null || break
-		sleep 0.5
-	done
-	kill -KILL "$bt_pid" 2>/dev/null
-	wait "$bt_pid" 2>/dev/null
-	bt_pid=
-}
+. scripts/lib/bpftrace.sh	# bt_stop
 trap 'bt_stop' EXIT
 # hist_sum LOG: events in the bpftrace histogram(s) printed at exit
 # ("[1K, 2K)   393 |@@@|" or "[0]   5 |@|": the count ends the text before "|")

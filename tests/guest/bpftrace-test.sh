@@ -175,23 +175,7 @@ bt_start() {
 	return 1
 }
 
-bt_stop() {
-	local i
-	[ -n "$bt_pid" ] || return 0
-	kill -INT "$bt_pid" 2>/dev/null
-	# detaching and printing can take minutes under TCG on a busy host
-	for i in $(seq 1 1200); do
-		kill -0 "$bt_pid" 2>/dev/null || break
-		sleep 0.5
-	done
-	if kill -0 "$bt_pid" 2>/dev/null; then
-		say "bpftrace did not exit 600 s after SIGINT: killed"
-		pkill -KILL -P "$bt_pid" 2>/dev/null	# bpftrace, child of timeout
-		kill -KILL "$bt_pid" 2>/dev/null
-	fi
-	wait "$bt_pid" 2>/dev/null
-	bt_pid=
-}
+. "$here/scripts/lib/bpftrace.sh"	# bt_stop
 
 # unavailable JSON PROBES: prints "probe: status (reason); ..." for the
 # probes foliobench did not attach; empty if all attached.

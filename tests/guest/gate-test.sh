@@ -50,16 +50,22 @@ echo "# A/A gate: $(case $rc in 0) echo pass ;; 1) echo 'FALSE ALARM' ;; *) echo
 v=$(jq -r '."func:nft_trans_alloc".p50_ns.value // empty' "$res/aa-bmf.json" 2>/dev/null)
 t "BMF export has func:nft_trans_alloc p50_ns ($v)" test -n "$v"
 
-rg=$res/gate-reg
-"$fb" ab --baseline baseline --patched "$reg" --rounds 3 "${probes[@]}" \
-	--append nf_tables.foliobench_inject_ns=1000 --out "$rg" >"$res/gate-reg.log" 2>&1
-rc=$?
-t "ab baseline vs regress (inject 1000 ns), 3 rounds: exit $rc" test $rc = 0
-"$fb" gate "$rg" >"$res/gate-reg.out" 2>&1
-rc=$?
-sed 's/^/#   /' "$res/gate-reg.out"
-t "gate fails (exit $rc) on the injected regression" test $rc = 1
-t "gate names func:nft_trans_alloc:cmean as REGRESSED" grep -q '^REGRESSED *func:nft_trans_alloc:cmean' "$res/gate-reg.out"
+# gate_fails DIR WHAT METRIC AB_ARGS...: 3 rounds of ab AB_ARGS into DIR,
+# then the gate must fail and name METRIC as REGRESSED (DIR.log, DIR.out)
+gate_fails() {
+	local dir=$1 what=$2 metric=$3 rc
+	shift 3
+	"$fb" ab --rounds 3 "$@" --out "$dir" >"$dir.log" 2>&1
+	rc=$?
+	t "ab $what, 3 rounds: exit $rc" test $rc = 0
+	"$fb" gate "$dir" >"$dir.out" 2>&1
+	rc=$?
+	sed 's/^/#   /' "$dir.out"
+	t "gate fails (exit $rc) on $what" test $rc = 1
+	t "gate names $metric as REGRESSED" grep -q "^REGRESSED *$metric" "$dir.out"
+}
+gate_fails "$res/gate-reg" "baseline vs regress (inject 1000 ns)" func:nft_trans_alloc:cmean \
+	--baseline baseline --patched "$reg" "${probes[@]}" --append nf_tables.foliobench_inject_ns=1000
 
 # The same on a kernfs path, for the sysfs workload: the regress kernel's
 # cost at the entry of kernfs_add_one() (foliobench_kernfs_inject_loops,
@@ -69,14 +75,7 @@ t "gate names func:nft_trans_alloc:cmean as REGRESSED" grep -q '^REGRESSED *func
 # before kernfs_rwsem, so kernfs_new_node (called before kernfs_add_one,
 # never inside it) must not be named.
 sp=(--workload sysfs --probes kernfs_add_one --probes kernfs_new_node)
-rk=$res/gate-kernfs
-"$fb" ab --baseline "$reg" --patched "$reg" --rounds 3 "${sp[@]}" \
-	--new-append foliobench_kernfs_inject_loops=100 --out "$rk" >"$res/gate-kernfs.log" 2>&1
-rc=$?
-t "ab regress vs regress + kernfs_add_one cost (sysfs), 3 rounds: exit $rc" test $rc = 0
-"$fb" gate "$rk" >"$res/gate-kernfs.out" 2>&1
-rc=$?
-sed 's/^/#   /' "$res/gate-kernfs.out"
-t "gate fails (exit $rc) on the kernfs regression" test $rc = 1
-t "gate names func:kernfs_add_one:cmean as REGRESSED" grep -q '^REGRESSED *func:kernfs_add_one:cmean' "$res/gate-kernfs.out"
+gate_fails "$res/gate-kernfs" "regress vs regress + kernfs_add_one cost (sysfs)" \
+	func:kernfs_add_one:cmean --baseline "$reg" --patched "$reg" "${sp[@]}" \
+	--new-append foliobench_kernfs_inject_loops=100
 t "gate does not name func:kernfs_new_node (no cost there)" bash -c "! grep -q '^REGRESSED *func:kernfs_new_node' '$res/gate-kernfs.out'"

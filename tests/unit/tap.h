@@ -21,6 +21,23 @@ static int tap_failed, tap_passed;
 		printf("\n");						\
 	} while (0)
 
+/* DIR/NAME (or PATH when dir is NULL) holds TEXT: 0, or -1 */
+static inline int tap_put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	if (dir)
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
 static inline int tap_done(void)
 {
 	printf("# %d passed, %d failed\n", tap_passed, tap_failed);

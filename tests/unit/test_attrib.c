@@ -264,15 +264,9 @@ static void test_render(void)
 static void bad_meta(const char *json, const char *what)
 {
 	struct fb_attrib a;
-	char p[400], err[256] = "";
-	FILE *f;
+	char err[256] = "";
 
-	snprintf(p, sizeof(p), "%s/%s", tmp, FB_ATTRIB_FILE);
-	f = fopen(p, "w");
-	if (f) {
-		fputs(json, f);
-		fclose(f);
-	}
+	tap_put(tmp, FB_ATTRIB_FILE, json);
 	CHECK(fb_attrib_open(&a, tmp, 0.05, 2, err, sizeof(err)) == -1 && err[0] &&
 	      !strchr(err, '\n'), what);
 	fb_attrib_free(&a);

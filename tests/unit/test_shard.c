@@ -89,19 +89,6 @@ static int own_id(struct dl_phdr_info *info, size_t size, void *data)
 	return 1;	/* the main program only */
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void test_kident(void)
 {
 	char dir[] = "/tmp/fb-test-shard.XXXXXX", bz[600], vm[600], exe[512] = "", id[80] = "";
@@ -111,8 +98,8 @@ static void test_kident(void)
 	if (!mkdtemp(dir))
 		return;
 	snprintf(bz, sizeof(bz), "%s/bzImage", dir);
-	put(dir, "bzImage", "hello");
-	put(dir, ".config", "abc");
+	tap_put(dir, "bzImage", "hello");
+	tap_put(dir, ".config", "abc");
 	CHECKF(fb_kident_get(bz, &k) == 0 && !strcmp(k.build_id, "sha256:2cf24dba5fb0a30e26e83b2a"
 	       "c5b9e29e1b161e5c1fa7425e73043362938b9824") && !strcmp(k.config_sha256,
 	       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
