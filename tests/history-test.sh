@@ -4,13 +4,7 @@
 # without guests): import twice, report, export, and the history gate on
 # an A/A run (passes) and an injected-regression run (fails).
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
-fb=./foliobench
-tmp=$(mktemp -d /tmp/fb-history.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; }
-t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+. "$(dirname "$0")/lib.sh" history
 db=$tmp/h.db
 data=reports/gate/data
 

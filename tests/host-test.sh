@@ -6,13 +6,7 @@
 # rows must hold real data, and nothing may be left behind.  On a host that
 # does allow fentry the same checks hold with the rows attached instead.
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
-fb=./foliobench
-tmp=$(mktemp -d /tmp/fb-host.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; }
-t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+. "$(dirname "$0")/lib.sh" host
 
 snapshot() {
 	{

@@ -4,13 +4,7 @@
 # next to its input, and the HTML workload table lists every op count of
 # the rounds in a cell that wraps (td.ops) instead of running off the page.
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
-fb=./foliobench
-tmp=$(mktemp -d /tmp/fb-report.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; }
-t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+. "$(dirname "$0")/lib.sh" report
 
 tar -C "$tmp" -xf reports/main-job/rounds.tar.xz
 dir=$tmp/main-job

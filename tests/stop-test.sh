@@ -11,13 +11,7 @@
 # prog_id) and the netns through the child's /proc/PID/ns/net, so other
 # foliobench runs on the same host do not disturb the checks.
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
-fb=./foliobench
-tmp=$(mktemp -d /tmp/fb-stop.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok() { echo "ok - $*"; }
-nok() { echo "not ok - $*"; }
-t() { local n=$1; shift; if "$@"; then ok "$n"; else nok "$n"; fi; }
+. "$(dirname "$0")/lib.sh" stop
 wl=${1:-nft}
 export STOP_WAIT=${STOP_WAIT:-5}
 first=$((60000 + $$ % 1000 * 4000))	# netdevsim ids of this test only

@@ -171,8 +171,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret;
 
 	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/fb-fuzz-rounds-%d", (int)getpid());
-		realpath("/tmp", err);	/* the check compares real paths */
+		/* FB_FUZZ_TMP: where the arm directories go (tests/fuzz/run.sh removes it) */
+		const char *base = getenv("FB_FUZZ_TMP");
+
+		if (!realpath(base ? base : "/tmp", err))	/* the check compares real paths */
+			snprintf(err, sizeof(err), "/tmp");
 		snprintf(dir, sizeof(dir), "%s/fb-fuzz-rounds-%d", err, (int)getpid());
 		snprintf(outside, sizeof(outside), "%s-outside", dir);
 		mkdir(outside, 0755);

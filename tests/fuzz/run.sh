@@ -168,8 +168,12 @@ printf '\000\000\001\000\001\002\004\005\001\005\004\000\003\007\000' >"$out/see
 printf '\000\000\001\000\001\002\004\005\001\005\004\000\000\002\001\007\012\000\006\007\000' \
 	>"$out/seeds-rounds/dups"
 printf '\000\000\001\007\005\002\002\001\003\004\006\001\010\002\000\011\011\000{"schema"' >"$out/seeds-rounds/odd"
-"$out/fuzz_rounds" -max_total_time="$csecs" -max_len=512 -timeout=10 -rss_limit_mb=2048 \
+ftmp=$(mktemp -d /tmp/fb-fuzz.XXXXXX)	# the arm directories, removed below
+FB_FUZZ_TMP=$ftmp "$out/fuzz_rounds" -max_total_time="$csecs" -max_len=512 -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$out/artifacts/" -print_final_stats=1 \
 	"$out/corpus-rounds" "$out/seeds-rounds" >"$out/fuzz-rounds.log" 2>&1
+rc=$?
+rm -rf "$ftmp"
+(exit $rc)
 report "fuzz arm directories (FIFOs, symlinks, links, copies)" "$out/fuzz-rounds.log" $? "$csecs" || exit 1
 exit 0
