@@ -14,7 +14,9 @@ small=20 large=60
 "$fb" vm --kernel "$FB_KERNEL" --results "$res" --log "$res/core-console.log" -- sh -c "
 	./foliobench run --workload nft --out $res/nft.json >$res/nft.out 2>&1 &&
 	./foliobench run --workload sysfs --param sysfs.devices=$small --out $res/sysfs-$small.json >$res/s1.out 2>&1 &&
-	./foliobench run --workload sysfs --param sysfs.devices=$large --out $res/sysfs-$large.json >$res/s2.out 2>&1"
+	./foliobench run --workload sysfs --param sysfs.devices=$large --out $res/sysfs-$large.json >$res/s2.out 2>&1 &&
+	./foliobench run --workload nft --probes none --func vfs_read --func 'nf_tables_newtab*' \
+		--out $res/adhoc.json >$res/adhoc.out 2>&1"
 rc=$?
 t "guest runs nft and sysfs workloads under all probes, no splat (vm rc=$rc)" test $rc = 0
 if [ $rc != 0 ]; then
@@ -32,6 +34,16 @@ trans=$(op "$n" nft trans_objects) cnt=$(probe "$n" nft_trans_alloc)
 t "nft_trans_alloc count ($cnt) == transaction objects submitted ($trans)" test "$cnt" = "$trans"
 passes=$(op "$n" nft destroy_passes) cnt=$(probe "$n" nf_tables_trans_destroy_work)
 t "nf_tables_trans_destroy_work count ($cnt) == teardown passes ($passes)" test "$cnt" = "$passes"
+# ad-hoc rows (issue 17): run --func SYMBOL and a glob, beside the catalogue
+ah=$res/adhoc.json
+for p in vfs_read nf_tables_newtable; do
+	t "run --func: $p row attached ($(status "$ah" $p)), marked adhoc, $(probe "$ah" $p) calls" \
+		bash -c "[[ '$(status "$ah" $p)' == attached/* ]] &&
+			 [ \"\$(jq -r '.probes[] | select(.name==\"$p\") | .adhoc' '$ah')\" = true ] &&
+			 [ $(probe "$ah" $p) -gt 0 ]"
+done
+t "nf_tables_newtable calls ($(probe "$ah" nf_tables_newtable)) >= tables the nft workload added ($(op "$ah" nft tables_added))" \
+	test "$(probe "$ah" nf_tables_newtable)" -ge "$(op "$ah" nft tables_added)"
 for p in kernfs_new_node get_device_parent; do
 	x=$(probe "$a" $p) y=$(probe "$b" $p)
 	t "$p: $x calls for $small devices, $y for $large (non-zero, scales ~${large}/${small})" \
