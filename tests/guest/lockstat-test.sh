@@ -99,12 +99,17 @@ if have folio-pool && [ -f "${lk[patched]}/bzImage" ] && [ -f "${lk[baseline]}/b
 	# 6/9's reserve: with every chunk refill failing (fail_page_alloc on
 	# order >= 4 from before the workload to its end) lockdep must stay on
 	# below MAX_LOCKDEP_ENTRIES, as the baseline does, and lose no entry.
+	# The reserve holds MAX_LOCKDEP_ENTRIES' worth of slots plus two spare
+	# chunks, so refills are only wanted once the graph is within about a
+	# chunk (~1,100 entries) of MAX_LOCKDEP_ENTRIES: 920 devices take it
+	# there (~32,400 entries; 300 gave 13,124 and no refill at all, 1,000
+	# give 34,886), short of the 925 at which the baseline fills up.
 	fpa=/sys/kernel/debug/fail_page_alloc
 	"$fb" vm --kernel "${lk[patched]}" --results "$res" --log "$res/lockdep-fault.log" --timeout 1800 -- \
 		sh -c "echo N > $fpa/ignore-gfp-wait && echo 4 > $fpa/min-order && echo 0 > $fpa/verbose &&
 			{ echo -1 > $fpa/times || echo 1000000000 > $fpa/times; } && echo 100 > $fpa/probability &&
 			cat /proc/lockdep_stats > $res/lockdep_stats-fault-before.txt &&
-			./foliobench run --workload lockdep --param lockdep.devices=300 --out $res/lockdep-fault.json;
+			./foliobench run --workload lockdep --param lockdep.devices=920 --out $res/lockdep-fault.json;
 			rc=\$?; echo 0 > $fpa/probability; cat /proc/lockdep_stats > $res/lockdep_stats-fault.txt; exit \$rc" \
 		>"$res/lockdep-fault.out" 2>&1
 	rc=$?
