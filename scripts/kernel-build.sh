@@ -172,10 +172,14 @@ mkpid=$!
 trap 'kill $mkpid 2>/dev/null; pkill -P $mkpid 2>/dev/null; exit 130' INT TERM
 every=${FB_PROGRESS_SECS:-30}	# FB_QUIET=1 (foliobench --quiet): every 5 minutes
 [ "${FB_QUIET:-0}" = 0 ] || every=${FB_PROGRESS_SECS:-300}
+# (a second at a time, so the end of the build is seen at once)
+last=$(date +%s)
 while kill -0 $mkpid 2>/dev/null; do
-	sleep "$every"
+	sleep 1
+	[ $(( $(date +%s) - last )) -ge "$every" ] || continue
 	kill -0 $mkpid 2>/dev/null || break
 	progress
+	last=$(date +%s)
 done
 if ! wait $mkpid; then
 	grep -E 'error|Error' "$obj/build.log" | head -20 >&2
