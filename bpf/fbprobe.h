@@ -31,7 +31,7 @@
 #define FB_ABL_HIST	(1 << 1)	/* no histogram add */
 #define FB_ABL_HASH	(1 << 2)	/* start time in a per-CPU slot, not the hash */
 #define FB_ABL_EMPTY	(1 << 3)	/* both programs return at once */
-#define FB_ABL_TASK	(1 << 4)	/* start time in task-local storage, not the hash */
+#define FB_ABL_TIDHASH	(1 << 4)	/* start time in the (tid, slot) hash, not task storage */
 
 struct fb_start_key {
 	unsigned int tid;

@@ -122,16 +122,16 @@ ablation_table() {
 	full=$(cost fb-fentry)
 	echo "| variant | what it leaves out or swaps | added per event (instr.) | vs the full fentry row |"
 	echo "|---|---|---:|---:|"
-	for v in fb-fentry fb-fentry-empty fb-fentry-hash fb-fentry-task fb-fentry-stats \
-		 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe fb-kprobe-empty fb-kprobe-task \
+	for v in fb-fentry fb-fentry-empty fb-fentry-hash fb-fentry-tidhash fb-fentry-stats \
+		 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe fb-kprobe-empty fb-kprobe-tidhash \
 		 bt-kfunc bt-kfunc-empty bt-kfunc-stash bt-kprobe bt-kprobe-empty; do
 		[ -n "$(cost "$v")" ] || continue
 		case "$v" in
 		fb-fentry|fb-kprobe|bt-kfunc|bt-kprobe) what="nothing (as above)" ;;
 		*-empty) what="everything: both programs return at once (the attach path alone)" ;;
-		*-hash,stats,hist) what="start-time hash (per-CPU slot instead), per-CPU stats, histogram" ;;
-		*-hash) what="start-time hash: a per-CPU slot instead (no lookup/update/delete)" ;;
-		*-task) what="start-time hash: task-local storage instead" ;;
+		*-hash,stats,hist) what="task storage (per-CPU slot instead), per-CPU stats, histogram" ;;
+		*-hash) what="start time in a per-CPU slot instead of task storage" ;;
+		*-tidhash) what="start time in the (tid, slot) hash instead of task storage (the stash before this measurement)" ;;
 		*-stats) what="per-CPU count/sum/min/max" ;;
 		*-hist) what="histogram bucket add" ;;
 		bt-kfunc-stash) what="the histogram (stash by tid and delete only)" ;;

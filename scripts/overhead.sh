@@ -21,8 +21,8 @@
 #              same latency histogram while a probe-less foliobench runs the
 #              same loop.  -> events.tsv
 #   ablate     foliobench fentry with parts of its programs off or swapped
-#              (FB_ABLATE: empty, hash, task, stats, hist, hash+stats+hist),
-#              kprobe empty and task, and bpftrace with empty programs and
+#              (FB_ABLATE: empty, hash, tidhash, stats, hist, hash+stats+hist),
+#              kprobe empty and tidhash, and bpftrace with empty programs and
 #              with the stash but no histogram.  -> events.tsv
 #   diag       with kernel.bpf_stats_enabled: run_time_ns / run_cnt of each
 #              program while the loop runs (the programs' own instructions,
@@ -168,8 +168,8 @@ if has_part events; then
 fi
 if has_part ablate; then
 	for rep in $(seq 1 "$areps"); do
-		for v in none fb-fentry-empty fb-fentry-hash fb-fentry-task fb-fentry-stats \
-			 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe-empty fb-kprobe-task \
+		for v in none fb-fentry-empty fb-fentry-hash fb-fentry-tidhash fb-fentry-stats \
+			 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe-empty fb-kprobe-tidhash \
 			 bt-kfunc-empty bt-kprobe-empty bt-kfunc-stash; do
 			variant "$v" "a$rep"
 		done
@@ -226,7 +226,7 @@ diag_one() {
 if has_part diag; then
 	[ -s "$stats_tsv" ] ||
 		echo "variant	id	type	name	run_cnt	run_time_ns	xlated_insns	jited_bytes	jited_insns" >"$stats_tsv"
-	for v in fb-fentry fb-kprobe fb-fentry-task bt-kfunc bt-kprobe; do
+	for v in fb-fentry fb-kprobe fb-fentry-tidhash bt-kfunc bt-kprobe; do
 		diag_one "$v"
 		say "diag $v: $(awk -F'\t' -v v="$v" '$1 == v { printf "%s %s/%s ns; ", $4, $6, $5 }' "$stats_tsv")"
 	done

@@ -33,7 +33,7 @@ int fb_ablate_parse(const char *s, char *err, size_t len)
 {
 	static const struct { const char *word; int bit; } words[] = {
 		{ "stats", FB_ABL_STATS }, { "hist", FB_ABL_HIST },
-		{ "hash", FB_ABL_HASH }, { "empty", FB_ABL_EMPTY }, { "task", FB_ABL_TASK },
+		{ "hash", FB_ABL_HASH }, { "empty", FB_ABL_EMPTY }, { "tidhash", FB_ABL_TIDHASH },
 	};
 	int bits = 0;
 
@@ -44,7 +44,7 @@ int fb_ablate_parse(const char *s, char *err, size_t len)
 			if (n == strlen(words[i].word) && !strncmp(s, words[i].word, n))
 				break;
 		if (i == sizeof(words) / sizeof(words[0])) {
-			snprintf(err, len, "FB_ABLATE: unknown part '%.*s' (stats, hist, hash, task, empty)",
+			snprintf(err, len, "FB_ABLATE: unknown part '%.*s' (stats, hist, hash, tidhash, empty)",
 				 (int)n, s);
 			return -1;
 		}

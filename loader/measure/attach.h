@@ -22,9 +22,9 @@ enum fb_attach_mode fb_attach_mode(void);
  * FB_ABLATE=WORD[,WORD]... switches parts of the function probes' BPF
  * programs off, to measure what each costs (scripts/overhead.sh); counts
  * and histograms of an ablated run are incomplete.  Words: stats, hist,
- * hash (start time in a per-CPU slot instead of the (tid, slot) hash),
- * task (in task-local storage instead), empty (both programs return at
- * once).  NULL or "" is 0.  Returns the
+ * hash (start time in a per-CPU slot instead of task storage), tidhash
+ * (in the (tid, slot) hash, the fallback for kernels without task storage
+ * in tracing programs), empty (both programs return at once).  NULL or "" is 0.  Returns the
  * FB_ABL_* bits (bpf/fbprobe.h), or -1 with the word in err.
  */
 int fb_ablate_parse(const char *s, char *err, size_t len);

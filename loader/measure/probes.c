@@ -70,6 +70,7 @@ struct fb_session {
 	int nrows;
 	int nslots;
 	int ablate;			/* FB_ABLATE bits, diagnostics only */
+	int stash_task;			/* entry times in task storage (fbfunc.bpf.c) */
 	char liblog[4096];		/* last libbpf messages, for reasons */
 };
 
@@ -159,8 +160,8 @@ static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 	return err;
 }
 
-/* One attempt with one method; returns 0 or -errno. */
-static int try_instance(struct fb_session *s, struct inst *in, int filter, int kprobe)
+/* One attempt with one method and one stash; returns 0 or -errno. */
+static int try_stash(struct fb_session *s, struct inst *in, int filter, int kprobe)
 {
 	struct fbfunc_bpf *k = fbfunc_bpf__open();
 	int err;
@@ -170,7 +171,8 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 	k->rodata->slot = in->slot;
 	k->rodata->filter = (unsigned int)filter;
 	k->rodata->ablate = (unsigned int)s->ablate;
-	bpf_map__set_autocreate(k->maps.task_start, s->ablate & FB_ABL_TASK);
+	k->rodata->stash_task = (unsigned int)s->stash_task;
+	bpf_map__set_autocreate(k->maps.task_start, s->stash_task && !(s->ablate & FB_ABL_HASH));
 	err = reuse_maps(s, k);
 	bpf_program__set_autoload(k->progs.fb_fentry, !kprobe);
 	bpf_program__set_autoload(k->progs.fb_fexit, !kprobe);
@@ -208,6 +210,26 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 	snprintf(in->method, sizeof(in->method), "%s%s", kprobe ? "kprobe" : "fentry",
 		 s->ablate ? "+ablate" : "");
 	return 0;
+}
+
+/*
+ * Entry times go to task storage; where the kernel refuses that in a
+ * tracing program (before 5.11), the (tid, slot) hash is used for the
+ * rest of the session.  A failure for any other reason fails both ways.
+ */
+static int try_instance(struct fb_session *s, struct inst *in, int filter, int kprobe)
+{
+	int err = try_stash(s, in, filter, kprobe);
+
+	if (!err || !s->stash_task)
+		return err;
+	s->stash_task = 0;
+	if (!try_stash(s, in, filter, kprobe)) {
+		fb_info("no task storage for tracing programs here: start times in a hash");
+		return 0;
+	}
+	s->stash_task = 1;
+	return err;
 }
 
 /*
@@ -584,6 +606,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 		free(s);
 		return NULL;
 	}
+	s->stash_task = !(s->ablate & FB_ABL_TIDHASH);
 	cur = s;
 	libbpf_set_print(libbpf_print);
 	s->ks = fb_ksyms_load();

@@ -186,7 +186,7 @@ static void test_attach_modes(void)
 	CHECKF(fb_ablate_parse("hash,stats", err, sizeof(err)) == (FB_ABL_HASH | FB_ABL_STATS) &&
 	       fb_ablate_parse("empty", err, sizeof(err)) == FB_ABL_EMPTY &&
 	       fb_ablate_parse("hist,", err, sizeof(err)) == FB_ABL_HIST, "FB_ABLATE words to bits");
-	CHECKF(fb_ablate_parse("task", err, sizeof(err)) == FB_ABL_TASK, "FB_ABLATE=task");
+	CHECKF(fb_ablate_parse("tidhash", err, sizeof(err)) == FB_ABL_TIDHASH, "FB_ABLATE=tidhash");
 	CHECKF(fb_ablate_parse("stats,statsx", err, sizeof(err)) == -1 && strstr(err, "'statsx'") &&
 	       fb_ablate_parse("hash,,x", err, sizeof(err)) == -1,
 	       "an unknown FB_ABLATE part is refused, named (%s)", err);
