@@ -234,10 +234,13 @@ fi
 
 # ---- workloads: all catalogue probes, function and tracepoint rows only, none ----
 cpu_stat() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
+# the rows that are not lock rows, from a short run with every row
 nolock=()
-while read -r name kind; do
-	[ "$kind" = lock ] || nolock+=(--probes "$name")
-done < <("$fb" list --no-probe | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print $1, $3 }')
+fbrun rows --workload trigger --param trigger.calls=1
+for name in $(jqf "$raw/rows.json" '.probes[] | select(.kind != "lock") | .name'); do
+	nolock+=(--probes "$name")
+done
+[ ${#nolock[@]} -gt 0 ] || say "WARNING: no row list (raw/rows.log): nolocks = all"
 wl_tsv=$out/workloads.tsv
 # wl_one REP WORKLOAD SET: one run, appended to workloads.tsv
 wl_one() {
