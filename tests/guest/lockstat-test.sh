@@ -102,8 +102,8 @@ if have folio-pool && [ -f "${lk[patched]}/bzImage" ] && [ -f "${lk[baseline]}/b
 	# The reserve holds MAX_LOCKDEP_ENTRIES' worth of slots plus two spare
 	# chunks, so refills are only wanted once the graph is within about a
 	# chunk (~1,100 entries) of MAX_LOCKDEP_ENTRIES: 920 devices take it
-	# there (~32,400 entries; 300 gave 13,124 and no refill at all, 1,000
-	# give 34,886), short of the 925 at which the baseline fills up.
+	# there (33,248 entries, 2 failed refills, spare chunks 26 -> 0, on
+	# 2026-12-02; 300 devices gave 13,124 entries and no refill at all).
 	fpa=/sys/kernel/debug/fail_page_alloc
 	"$fb" vm --kernel "${lk[patched]}" --results "$res" --log "$res/lockdep-fault.log" --timeout 1800 -- \
 		sh -c "echo N > $fpa/ignore-gfp-wait && echo 4 > $fpa/min-order && echo 0 > $fpa/verbose &&
