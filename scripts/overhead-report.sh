@@ -244,6 +244,16 @@ share of the whole \`run\` (attach included) in /proc/stat. Goal: at most +5%.
 |---|---|---:|---:|---|---:|---:|
 $(wl_rows)
 
+\`all\` minus \`nolocks\` is the lock rows' share. A lock row cannot hook its
+one lock: it puts a program on the lock function itself (\`down_write\`,
+\`_raw_spin_lock\`, ...) and keeps only the acquisitions of its lock's
+address, so it runs on every acquisition of every lock of that kind in the
+kernel while it is attached; the sysfs workload takes spinlocks and rwsems
+far more often than it calls the kernfs functions. The function rows cost
+per call of the hooked function only (the per-event table above). Where a
+workload sleeps (sysfs waits for netdevsim), idle time is warped to the
+next timer, so its wall moves by tens of virtual ms from rep to rep.
+
 ## Commands and environment
 
     $(kv "$raw/host.tsv" command)
