@@ -213,15 +213,16 @@ static int try_stash(struct fb_session *s, struct inst *in, int filter, int kpro
 }
 
 /*
- * Entry times go to task storage; where the kernel refuses that in a
- * tracing program (before 5.11), the (tid, slot) hash is used for the
- * rest of the session.  A failure for any other reason fails both ways.
+ * Entry times go to task storage; where the verifier refuses that helper
+ * in a tracing program (before 5.11: -EINVAL or -EACCES at load), the
+ * (tid, slot) hash is used for the rest of the session.  Other failures
+ * (tracing refused, no such function, no kprobes) are not retried.
  */
 static int try_instance(struct fb_session *s, struct inst *in, int filter, int kprobe)
 {
 	int err = try_stash(s, in, filter, kprobe);
 
-	if (!err || !s->stash_task)
+	if (!err || !s->stash_task || (err != -EINVAL && err != -EACCES))
 		return err;
 	s->stash_task = 0;
 	if (!try_stash(s, in, filter, kprobe)) {
