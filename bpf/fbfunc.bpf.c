@@ -15,8 +15,8 @@
  * instance, so one cell per task and function), else in the shared (tid,
  * slot) hash `starts` where the kernel has no task storage for tracing
  * programs (the loader retries without it).  Measured per event in an
- * instruction-paced guest (reports/overhead/): the hash's update, lookup
- * and delete were 712 of the 1,238 instructions a fentry/fexit event cost;
+ * instruction-paced guest (reports/overhead/): a fentry/fexit event cost
+ * 1,243 instructions with the hash and 526 with task storage;
  * task storage does the same job (one start per task and function, a
  * nested call of the same function overwrites it, as the hash did) for a
  * fraction, and has no FB_MAX_INFLIGHT limit.
