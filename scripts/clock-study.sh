@@ -6,6 +6,10 @@
 #       A/A: `ab --clock MODE` baseline vs baseline, nft + sysfs, ROUNDS
 #       per arm, into OUT/aa-MODE-LOAD.  LOAD is "hog" (two busy loops, one
 #       per host CPU, for the whole run) or "asis" (whatever the host does).
+#   scripts/clock-study.sh aanft MODE LOAD ROUNDS OUT
+#       A/A with the gate study's rows (reports/gate/): nft workload,
+#       probes nft_trans_alloc* and nf_tables_trans_destroy_work, into
+#       OUT/aanft-MODE-LOAD; the A/A pool for `inject`'s detection pool.
 #   scripts/clock-study.sh inject MODE LOAD ROUNDS LOOPS OUT
 #       baseline vs the testing `regress` kernel with
 #       nf_tables.foliobench_inject_loops=LOOPS (inject_ns=0) into
@@ -64,6 +68,13 @@ aa)
 	run_ab "$load" "$out/aa-$mode-$load" --clock "$mode" --baseline baseline \
 		--patched baseline --workload nft --workload sysfs --rounds "$rounds"
 	;;
+aanft)
+	mode=$2 load=$3 rounds=$4 out=$5
+	mkdir -p "$out"
+	run_ab "$load" "$out/aanft-$mode-$load" --clock "$mode" --baseline baseline \
+		--patched baseline --workload nft --probes 'nft_trans_alloc*' \
+		--probes nf_tables_trans_destroy_work --rounds "$rounds"
+	;;
 inject)
 	mode=$2 load=$3 rounds=$4 loops=$5 out=$6
 	mkdir -p "$out"
@@ -77,7 +88,7 @@ cv)
 	cv "$@"
 	;;
 *)
-	sed -n '2,20p' "$0"
+	sed -n '2,24p' "$0"
 	exit 2
 	;;
 esac
