@@ -54,6 +54,9 @@ rounds= looks= trials=500 metric=func:nft_trans_alloc:p50 seed=1 fb=./foliobench
 gate_opts=()
 dirs=()
 while [ $# -gt 0 ]; do
+	case "$1" in --rounds|--trials|--metric|--seed|--looks|--foliobench|--max-regression|--alpha|--metrics)
+		[ $# -ge 2 ] || die "$1 needs a value" ;;
+	esac
 	case "$1" in
 	--rounds) rounds=$2; shift 2 ;;
 	--trials) trials=$2; shift 2 ;;
@@ -68,6 +71,16 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#dirs[@]} -ge 1 ] || die "no AB_DIR given"
+# whole NAME VALUE MIN MAX: a whole number from MIN to MAX, or die
+whole() {
+	[[ $2 =~ ^[0-9]{1,9}$ ]] && [ "$((10#$2))" -ge "$3" ] && [ "$((10#$2))" -le "$4" ] ||
+		die "$1 takes a whole number from $3 to $4, not '$2'"
+}
+whole --trials "$trials" 0 100000
+whole --seed "$seed" 0 999999999
+[ -z "$rounds" ] || whole --rounds "$rounds" 1 1000
+[ -z "$looks" ] || [[ $looks =~ ^[1-9][0-9]{0,3},[1-9][0-9]{0,3},[1-9][0-9]{0,3}$ ]] ||
+	die "--looks takes FIRST,STEP,MAX (whole numbers), not '$looks'"
 [ -x "$fb" ] || die "$fb not found (build with make, or pass --foliobench)"
 
 # round files of one arm directory, sorted

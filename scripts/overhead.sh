@@ -40,6 +40,7 @@ out=${1:?usage: overhead.sh OUTDIR [--reps N] [--calls N] [--parts LIST]}
 shift
 reps=3 areps=1 wlreps=3 calls=200000 parts="events ablate diag workloads"
 while [ $# -gt 0 ]; do
+	case "$1" in --*) [ $# -ge 2 ] || { echo "overhead.sh: $1 needs a value" >&2; exit 2; } ;; esac
 	case "$1" in
 	--reps) reps=$2; shift 2 ;;
 	--ablate-reps) areps=$2; shift 2 ;;
@@ -47,6 +48,20 @@ while [ $# -gt 0 ]; do
 	--calls) calls=$2; shift 2 ;;
 	--parts) parts=$2; shift 2 ;;
 	*) echo "overhead.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+done
+# count NAME VALUE MAX: a whole number from 1 to MAX, else one line and exit 2
+count() {
+	[[ $2 =~ ^[1-9][0-9]{0,9}$ ]] && [ "$2" -le "$3" ] ||
+		{ echo "overhead.sh: $1 takes a whole number from 1 to $3, not '$2'" >&2; exit 2; }
+}
+count --reps "$reps" 100
+count --ablate-reps "$areps" 100
+count --wl-reps "$wlreps" 100
+count --calls "$calls" 100000000
+for p in $parts; do
+	case "$p" in events|ablate|diag|workloads) ;;
+	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads)" >&2; exit 2 ;;
 	esac
 done
 raw=$out/raw

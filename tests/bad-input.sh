@@ -9,7 +9,8 @@
 #   RUN      the command; $FB is ./foliobench
 #   RC       its expected exit status
 #   MESSAGE  an extended regex its output (stdout + stderr) must match
-# A row with RC 2 must also print exactly one "foliobench: error:" line, and
+# A row with RC 2 must also print exactly one "foliobench: error:" line (a
+# COMMAND under scripts/: exactly one line of output), and
 # a `run` row refused with 2 must not have attached anything.
 # Rows whose WHEN is not "now" print "# skip"; FB_BADINPUT_ALL=1 runs them
 # too (they fail until the readers use model/rounds.c / gate keeps its verdict).
@@ -39,7 +40,10 @@ while IFS=$'\t' read -r when cmd id setup run rc msg; do
 	why=""
 	[ "$got" = "$rc" ] || why="exit $got, want $rc"
 	[ -z "$why" ] && ! grep -qE -- "$msg" <<<"$out" && why="no /$msg/ in the output"
-	if [ -z "$why" ] && [ "$rc" = 2 ]; then
+	if [ -z "$why" ] && [ "$rc" = 2 ] && [[ $cmd == scripts/* ]]; then
+		n=$(grep -c . <<<"$out")
+		[ "$n" = 1 ] || why="$n lines of output, want 1"
+	elif [ -z "$why" ] && [ "$rc" = 2 ]; then
 		n=$(grep -c 'foliobench: error:' <<<"$out")
 		[ "$n" = 1 ] || why="$n error lines, want 1"
 		[ "$cmd" = run ] && grep -q 'attaching probes' <<<"$out" && why="attached before refusing"
