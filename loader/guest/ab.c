@@ -519,18 +519,9 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 	gargv[ng++] = "run";
 	gargv[ng++] = "--label";
 	gargv[ng++] = label;
-	for (int i = 0; i < e->nwl; i++) {
-		gargv[ng++] = "--workload";
-		gargv[ng++] = e->wl[i];
-	}
-	for (int i = 0; i < e->nparams; i++) {
-		gargv[ng++] = "--param";
-		gargv[ng++] = e->params[i];
-	}
-	for (int i = 0; i < e->nprobes; i++) {
-		gargv[ng++] = "--probes";
-		gargv[ng++] = e->probes[i];
-	}
+	ng += fb_argv_opts(gargv + ng, "--workload", e->wl, e->nwl);
+	ng += fb_argv_opts(gargv + ng, "--param", e->params, e->nparams);
+	ng += fb_argv_opts(gargv + ng, "--probes", e->probes, e->nprobes);
 	ng += fb_adhoc_argv(&e->adhoc, gargv + ng);
 	gargv[ng++] = "--out";
 	gargv[ng++] = run->result;

@@ -34,4 +34,10 @@ int fb_argp_parse_shared(const struct argp *a, void *input, const struct argp *s
 int fb_opt_uint(const char *cmd, const char *opt, const char *arg, unsigned long long min,
 		unsigned long long max, unsigned long long *out);
 
+/*
+ * The other way: "OPT", vals[0], "OPT", vals[1], ... appended at argv
+ * (room for 2 * n), for a command line handed on.  Returns 2 * n.
+ */
+int fb_argv_opts(const char **argv, const char *opt, const char *const *vals, int n);
+
 #endif /* FB_CLI_H */

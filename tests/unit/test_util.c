@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_util.c - quiet mode (FB_QUIET, --quiet): which progress lines are
- * still printed, and that the setting reaches the scripts' environment.
+ * still printed, and that the setting reaches the scripts' environment;
+ * the argp helpers of util/cli.c that need no command line.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/cli.h"
 #include "util/util.h"
 #include "tap.h"
 
@@ -23,6 +25,19 @@ static int printed(int total, int steps, char *list, size_t len)
 		off += (size_t)fb_fmt(list + off, len - off, "%s%d", off ? "," : "", i);
 	}
 	return n;
+}
+
+static void test_argv_opts(void)
+{
+	static const char *const wl[] = { "nft", "sysfs" };
+	const char *argv[8] = { "run" };
+	int n = 1;
+
+	n += fb_argv_opts(argv + n, "--workload", wl, 2);
+	n += fb_argv_opts(argv + n, "--probes", NULL, 0);
+	CHECKF(n == 5 && !strcmp(argv[1], "--workload") && !strcmp(argv[2], "nft") &&
+	       !strcmp(argv[3], "--workload") && !strcmp(argv[4], "sysfs") && !argv[5],
+	       "fb_argv_opts: one \"OPT VALUE\" pair per value, none for none");
 }
 
 int main(void)
@@ -44,5 +59,6 @@ int main(void)
 	fb_set_quiet(0);
 	env = getenv("FB_QUIET");
 	CHECKF(!fb_quiet() && env && !strcmp(env, "0"), "quiet off again, FB_QUIET=0 exported");
+	test_argv_opts();
 	return tap_done();
 }
