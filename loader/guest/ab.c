@@ -194,24 +194,18 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 static error_t ab_parse(int key, char *arg, struct argp_state *state)
 {
 	struct ab_env *e = state->input;
-	int r;
 
 	if (key == ARGP_KEY_INIT) {
 		state->child_inputs[0] = &e->sh;	/* --shard, --build-only, ... */
 		state->child_inputs[1] = &e->adhoc;	/* --func, --lock */
 		return 0;
 	}
-	r = ab_opt(e, key, arg);
-	if (r > 0)
-		return ARGP_ERR_UNKNOWN;
-	return r ? EINVAL : 0;
+	return fb_argp_ret(ab_opt(e, key, arg));
 }
 
 /* the guest options come in beside these (fb_argp_parse_shared) */
 static const struct argp_child ab_children[] = {
-	{ &fb_shard_argp, 0, NULL, 0 },
-	{ &fb_adhoc_argp, 0, NULL, 0 },
-	{ 0 },
+	{ &fb_shard_argp, 0, NULL, 0 }, { &fb_adhoc_argp, 0, NULL, 0 }, { 0 },
 };
 
 static const struct argp ab_argp = {

@@ -227,6 +227,13 @@ int fb_opt_uint(const char *cmd, const char *opt, const char *arg, unsigned long
 	return 0;
 }
 
+int fb_argp_ret(int r)
+{
+	if (r > 0)
+		return ARGP_ERR_UNKNOWN;
+	return r ? EINVAL : 0;
+}
+
 int fb_argv_opts(const char **argv, const char *opt, const char *const *vals, int n)
 {
 	for (int i = 0; i < n; i++) {

@@ -4,6 +4,8 @@
  * still printed, and that the setting reaches the scripts' environment;
  * the argp helpers of util/cli.c that need no command line.
  */
+#include <argp.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,12 @@ static int printed(int total, int steps, char *list, size_t len)
 		off += (size_t)fb_fmt(list + off, len - off, "%s%d", off ? "," : "", i);
 	}
 	return n;
+}
+
+static void test_argp_ret(void)
+{
+	CHECKF(fb_argp_ret(0) == 0 && fb_argp_ret(-1) == EINVAL && fb_argp_ret(1) == ARGP_ERR_UNKNOWN,
+	       "fb_argp_ret: taken 0, refused EINVAL, not its key ARGP_ERR_UNKNOWN");
 }
 
 static void test_argv_opts(void)
@@ -59,6 +67,7 @@ int main(void)
 	fb_set_quiet(0);
 	env = getenv("FB_QUIET");
 	CHECKF(!fb_quiet() && env && !strcmp(env, "0"), "quiet off again, FB_QUIET=0 exported");
+	test_argp_ret();
 	test_argv_opts();
 	return tap_done();
 }
