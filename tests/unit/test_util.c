@@ -6,6 +6,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,18 @@ static int printed(int total, int steps, char *list, size_t len)
 		off += (size_t)fb_fmt(list + off, len - off, "%s%d", off ? "," : "", i);
 	}
 	return n;
+}
+
+static void test_calloc_err(void)
+{
+	char err[64] = "";
+	int *p = fb_calloc_err(4, sizeof(*p), err, sizeof(err));
+
+	CHECKF(p && !p[0] && !p[3] && !err[0], "fb_calloc_err: zeroed memory, nothing said");
+	free(p);
+	p = fb_calloc_err(SIZE_MAX / 2, 4, err, sizeof(err));
+	CHECKF(!p && !strcmp(err, "out of memory"), "fb_calloc_err: NULL and \"out of memory\" (%s)",
+	       err);
 }
 
 static void test_argp_ret(void)
@@ -67,6 +80,7 @@ int main(void)
 	fb_set_quiet(0);
 	env = getenv("FB_QUIET");
 	CHECKF(!fb_quiet() && env && !strcmp(env, "0"), "quiet off again, FB_QUIET=0 exported");
+	test_calloc_err();
 	test_argp_ret();
 	test_argv_opts();
 	return tap_done();
