@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/gate.h"
+#include "util/util.h"
 
 #define GATE_MIN_ROUNDS	3
 #define GATE_MAX_NEED	100000

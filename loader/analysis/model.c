@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/model.h"
+#include "util/util.h"
 
 #define MAX_CONT_LOCKS	64
 #define MAX_ROWS	512

@@ -12,6 +12,7 @@
 
 #include "analysis/side.h"
 #include "model/rounds.h"
+#include "util/util.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
