@@ -271,11 +271,9 @@ int fb_attrib_open(struct fb_attrib *a, const char *dir, double alpha, double mi
 	a->min_effect = min_effect;
 	if (load_meta(a, err, errlen))
 		return -1;
-	a->rows = calloc(ATTRIB_MAX_ROWS, sizeof(*a->rows));
-	if (!a->rows) {
-		snprintf(err, errlen, "out of memory");
+	a->rows = fb_calloc_err(ATTRIB_MAX_ROWS, sizeof(*a->rows), err, errlen);
+	if (!a->rows)
 		return -1;
-	}
 	for (int k = 1; k <= a->nsteps; k++)
 		if (add_cmp(a, k - 1, k, k - 1, err, errlen))
 			return -1;

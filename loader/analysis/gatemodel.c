@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analysis/gate.h"
+#include "util/util.h"
 
 #define GATE_MIN_ROUNDS	3
 #define GATE_MAX_NEED	100000
@@ -363,11 +364,9 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 	memset(gt, 0, sizeof(*gt));
 	for (int i = 0; i < c->nrows; i++)
 		n += c->rows[i].nm;
-	gt->g = calloc((size_t)n + 1, sizeof(*gt->g));
-	if (!gt->g) {
-		snprintf(err, errlen, "out of memory");
+	gt->g = fb_calloc_err((size_t)n + 1, sizeof(*gt->g), err, errlen);
+	if (!gt->g)
 		return -1;
-	}
 	for (int i = 0; i < c->nrows; i++)
 		for (int k = 0; k < c->rows[i].nm; k++) {
 			struct fb_gated *x = &gt->g[gt->ng];

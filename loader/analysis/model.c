@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/model.h"
+#include "util/util.h"
 
 #define MAX_CONT_LOCKS	64
 #define MAX_ROWS	512
@@ -631,11 +632,9 @@ int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen)
 
 	if (validate(c, err, errlen))
 		return -1;
-	c->rows = calloc(MAX_ROWS, sizeof(*c->rows));
-	if (!c->rows) {
-		snprintf(err, errlen, "out of memory");
+	c->rows = fb_calloc_err(MAX_ROWS, sizeof(*c->rows), err, errlen);
+	if (!c->rows)
 		return -1;
-	}
 	r0 = c->base.r[0];
 	for (int i = 0; i < r0->nprobes; i++)
 		if (build_probe(c, &r0->probes[i]))

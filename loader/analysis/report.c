@@ -253,6 +253,7 @@ static void arm_field(const struct fb_side *s, size_t off, const char **val, int
 
 #define HOST_OFF(f) offsetof(struct fb_result, host.f)
 
+/* The Arms table after its rounds row: where each side was read from, then its hosts. */
 static int arm_table(const struct fb_cmp *c, struct arminfo *ai)
 {
 	static const struct {
@@ -271,12 +272,57 @@ static int arm_table(const struct fb_cmp *c, struct arminfo *ai)
 	};
 	int n = (int)(sizeof(fields) / sizeof(fields[0]));
 
+	ai[0] = (struct arminfo){ "source", { c->base.path, c->new.path }, { 0, 0 } };
 	for (int i = 0; i < n; i++) {
-		ai[i].label = fields[i].label;
-		arm_field(&c->base, fields[i].off, &ai[i].val[0], &ai[i].varies[0]);
-		arm_field(&c->new, fields[i].off, &ai[i].val[1], &ai[i].varies[1]);
+		ai[i + 1].label = fields[i].label;
+		arm_field(&c->base, fields[i].off, &ai[i + 1].val[0], &ai[i + 1].varies[0]);
+		arm_field(&c->new, fields[i].off, &ai[i + 1].val[1], &ai[i + 1].varies[1]);
 	}
-	return n;
+	return n + 1;
+}
+
+/*
+ * How one format writes the rows of the Arms table: each piece is put as
+ * it stands, around the label, each side's value (escaped, "-" if empty)
+ * and, where the rounds of a side disagree, the count of those that do.
+ */
+struct arm_fmt {
+	void (*esc)(FILE *f, const char *s);
+	const char *row, *label_end, *cell, *varies, *varies_end, *cell_end, *row_end;
+};
+
+static const struct arm_fmt md_rows = {
+	fb_md_esc, "| ", " |", " ", " ", "", " |", "\n",
+};
+
+static const struct arm_fmt html_rows = {
+	fb_html_esc, "<tr><td class=\"l\">", "</td>", "<td class=\"l wrap\">", " <em>", "</em>",
+	"</td>", "</tr>\n",
+};
+
+static void arm_rows(FILE *f, const struct arm_fmt *af, const struct arminfo *ai, int nai)
+{
+	for (int i = 0; i < nai; i++) {
+		fprintf(f, "%s%s%s", af->row, ai[i].label, af->label_end);
+		for (int s = 0; s < 2; s++) {
+			fputs(af->cell, f);
+			af->esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
+			if (ai[i].varies[s])
+				fprintf(f, "%s(differs in %d round(s))%s", af->varies,
+					ai[i].varies[s], af->varies_end);
+			fputs(af->cell_end, f);
+		}
+		fputs(af->row_end, f);
+	}
+}
+
+/* The Results section's first paragraph, both formats: how rows are decided; then tail. */
+static void method_note(FILE *f, const struct fb_cmp *c, const char *tail)
+{
+	fprintf(f, "%s Values are medians across rounds. Verdicts: two-sided Mann-Whitney U at "
+		"alpha %g, bootstrap 95%% CI of the ratio of medians, minimum effect %g%%; counts "
+		"compared exactly when deterministic%s", fb_cmp_clock_note(c), c->alpha,
+		c->min_effect, tail);
 }
 
 /* ---- the two files ---- */
@@ -320,26 +366,10 @@ static void write_md(FILE *f, const struct rctx *x)
 	fb_md_esc(f, cmd);
 	fprintf(f, "` on %s.\n\n", when);
 	fprintf(f, "## Arms\n\n| | %s (BASE) | %s (NEW) |\n|:---|:---|:---|\n", c->base.name, c->new.name);
-	fprintf(f, "| rounds | %d | %d |\n| source | ", c->base.n, c->new.n);
-	fb_md_esc(f, c->base.path);
-	fputs(" | ", f);
-	fb_md_esc(f, c->new.path);
-	fputs(" |\n", f);
-	for (int i = 0; i < nai; i++) {
-		fprintf(f, "| %s |", ai[i].label);
-		for (int s = 0; s < 2; s++) {
-			fputc(' ', f);
-			fb_md_esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
-			if (ai[i].varies[s])
-				fprintf(f, " (differs in %d round(s))", ai[i].varies[s]);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-	}
-	fprintf(f, "\n## Results\n\n%s Values are medians across rounds. Verdicts: two-sided "
-		"Mann-Whitney U at alpha %g, bootstrap 95%% CI of the ratio of medians, minimum "
-		"effect %g%%; counts compared exactly when deterministic (docs/compare.md).\n\n",
-		fb_cmp_clock_note(c), c->alpha, c->min_effect);
+	fprintf(f, "| rounds | %d | %d |\n", c->base.n, c->new.n);
+	arm_rows(f, &md_rows, ai, nai);
+	fputs("\n## Results\n\n", f);
+	method_note(f, c, " (docs/compare.md).\n\n");
 	fb_cmp_print(f, c, FB_FMT_MD);
 	if (nh) {
 		fprintf(f, "\n## Histograms\n\nBASE blue, NEW orange, log-x; dashed lines are medians. "
@@ -379,27 +409,10 @@ static void write_html(FILE *f, const struct rctx *x)
 	fputs(" (BASE)</th><th class=\"l\">", f);
 	fb_html_esc(f, c->new.name);
 	fprintf(f, " (NEW)</th></tr></thead><tbody>\n<tr><td class=\"l\">rounds</td>"
-		"<td class=\"l\">%d</td><td class=\"l\">%d</td></tr>\n"
-		"<tr><td class=\"l\">source</td><td class=\"l wrap\">", c->base.n, c->new.n);
-	fb_html_esc(f, c->base.path);
-	fputs("</td><td class=\"l wrap\">", f);
-	fb_html_esc(f, c->new.path);
-	fputs("</td></tr>\n", f);
-	for (int i = 0; i < nai; i++) {
-		fprintf(f, "<tr><td class=\"l\">%s</td>", ai[i].label);
-		for (int s = 0; s < 2; s++) {
-			fputs("<td class=\"l wrap\">", f);
-			fb_html_esc(f, ai[i].val[s][0] ? ai[i].val[s] : "-");
-			if (ai[i].varies[s])
-				fprintf(f, " <em>(differs in %d round(s))</em>", ai[i].varies[s]);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fprintf(f, "</tbody></table>\n<h2>Results</h2>\n<p>%s Values are medians across rounds. "
-		"Verdicts: two-sided Mann-Whitney U at alpha %g, bootstrap 95%% CI of the ratio "
-		"of medians, minimum effect %g%%; counts compared exactly when deterministic.</p>\n",
-		fb_cmp_clock_note(c), c->alpha, c->min_effect);
+		"<td class=\"l\">%d</td><td class=\"l\">%d</td></tr>\n", c->base.n, c->new.n);
+	arm_rows(f, &html_rows, ai, nai);
+	fputs("</tbody></table>\n<h2>Results</h2>\n<p>", f);
+	method_note(f, c, ".</p>\n");
 	fb_cmp_print(f, c, FB_FMT_HTML);
 	if (nh) {
 		fputs("<h2>Histograms</h2>\n<p>BASE blue, NEW orange, log-x; dashed lines are "

@@ -12,6 +12,7 @@
 
 #include "analysis/side.h"
 #include "model/rounds.h"
+#include "util/util.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -100,13 +101,12 @@ int fb_side_load(struct fb_side *s, const char *path, int quiet, char *err, size
 /* Every round of both sides under one clock mode: ns of one kind only. */
 static int sides_same_clock(const struct fb_cmp *c, char *err, size_t errlen)
 {
-	const struct fb_result **all = calloc((size_t)(c->base.n + c->new.n), sizeof(*all));
+	const struct fb_result **all = fb_calloc_err((size_t)(c->base.n + c->new.n), sizeof(*all),
+						     err, errlen);
 	int n = 0, r;
 
-	if (!all) {
-		snprintf(err, errlen, "out of memory");
+	if (!all)
 		return -1;
-	}
 	for (int i = 0; i < c->base.n; i++)
 		all[n++] = c->base.r[i];
 	for (int i = 0; i < c->new.n; i++)

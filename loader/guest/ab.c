@@ -194,24 +194,18 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 static error_t ab_parse(int key, char *arg, struct argp_state *state)
 {
 	struct ab_env *e = state->input;
-	int r;
 
 	if (key == ARGP_KEY_INIT) {
 		state->child_inputs[0] = &e->sh;	/* --shard, --build-only, ... */
 		state->child_inputs[1] = &e->adhoc;	/* --func, --lock */
 		return 0;
 	}
-	r = ab_opt(e, key, arg);
-	if (r > 0)
-		return ARGP_ERR_UNKNOWN;
-	return r ? EINVAL : 0;
+	return fb_argp_ret(ab_opt(e, key, arg));
 }
 
 /* the guest options come in beside these (fb_argp_parse_shared) */
 static const struct argp_child ab_children[] = {
-	{ &fb_shard_argp, 0, NULL, 0 },
-	{ &fb_adhoc_argp, 0, NULL, 0 },
-	{ 0 },
+	{ &fb_shard_argp, 0, NULL, 0 }, { &fb_adhoc_argp, 0, NULL, 0 }, { 0 },
 };
 
 static const struct argp ab_argp = {
@@ -519,18 +513,9 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 	gargv[ng++] = "run";
 	gargv[ng++] = "--label";
 	gargv[ng++] = label;
-	for (int i = 0; i < e->nwl; i++) {
-		gargv[ng++] = "--workload";
-		gargv[ng++] = e->wl[i];
-	}
-	for (int i = 0; i < e->nparams; i++) {
-		gargv[ng++] = "--param";
-		gargv[ng++] = e->params[i];
-	}
-	for (int i = 0; i < e->nprobes; i++) {
-		gargv[ng++] = "--probes";
-		gargv[ng++] = e->probes[i];
-	}
+	ng += fb_argv_opts(gargv + ng, "--workload", e->wl, e->nwl);
+	ng += fb_argv_opts(gargv + ng, "--param", e->params, e->nparams);
+	ng += fb_argv_opts(gargv + ng, "--probes", e->probes, e->nprobes);
 	ng += fb_adhoc_argv(&e->adhoc, gargv + ng);
 	gargv[ng++] = "--out";
 	gargv[ng++] = run->result;

@@ -346,26 +346,28 @@ static const struct argp_option kernel_options[] = {
 	{ 0 },
 };
 
+/* arg into the next of the max rows (each width bytes) at rows, *n of them taken */
+static error_t add_row(const char *opt, char *rows, size_t width, int *n, int max,
+		       const char *arg)
+{
+	if (*n == max) {
+		fb_err("kernel: too many %s", opt);
+		return EINVAL;
+	}
+	fb_fmt(rows + (size_t)(*n)++ * width, width, "%s", arg);
+	return 0;
+}
+
 static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 {
 	struct kernel_env *e = state->input;
 
 	switch (key) {
 	case 'a':
-		if (e->narms == MAX_ARMS) {
-			fb_err("kernel: too many --arm");
-			return EINVAL;
-		}
-		fb_fmt(e->arms[e->narms++], sizeof(e->arms[0]), "%s", arg);
-		return 0;
+		return add_row("--arm", e->arms[0], sizeof(e->arms[0]), &e->narms, MAX_ARMS, arg);
 	case 'f':
 	case 'F':
-		if (e->nfl == MAX_FLAVOURS) {
-			fb_err("kernel: too many --flavour");
-			return EINVAL;
-		}
-		fb_fmt(e->fl[e->nfl++], sizeof(e->fl[0]), "%s", arg);
-		return 0;
+		return add_row("--flavour", e->fl[0], sizeof(e->fl[0]), &e->nfl, MAX_FLAVOURS, arg);
 	case 'A':
 		e->all = 1;
 		return 0;

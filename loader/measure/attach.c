@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * attach.c - the attach mode of function rows (`run --attach`) and the
- * FB_ABLATE diagnostic's parser.  probes.c asks; run.c sets.
+ * FB_ABLATE diagnostic.  run.c sets both, list.c the FB_ABLATE bits (each
+ * parses it once, with its other input); probes.c asks.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "measure/attach.h"
 
 static enum fb_attach_mode mode;
+static int ablate;
 
 int fb_attach_set(const char *m)
 {
@@ -52,4 +54,18 @@ int fb_ablate_parse(const char *s, char *err, size_t len)
 		s += n + (s[n] == ',');
 	}
 	return bits;
+}
+
+int fb_ablate_set(const char *s, char *err, size_t len)
+{
+	int bits = fb_ablate_parse(s, err, len);
+
+	if (bits >= 0)
+		ablate = bits;
+	return bits;
+}
+
+int fb_ablate(void)
+{
+	return ablate;
 }

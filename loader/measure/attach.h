@@ -28,5 +28,12 @@ enum fb_attach_mode fb_attach_mode(void);
  * FB_ABL_* bits (bpf/fbprobe.h), or -1 with the word in err.
  */
 int fb_ablate_parse(const char *s, char *err, size_t len);
+/*
+ * fb_ablate_parse(), and on success the bits kept for fb_ablate(): `run`
+ * and `list` set them from FB_ABLATE before they open their probe session,
+ * which asks fb_ablate() (0 until set).
+ */
+int fb_ablate_set(const char *s, char *err, size_t len);
+int fb_ablate(void);
 
 #endif /* ATTACH_H */

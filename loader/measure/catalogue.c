@@ -12,14 +12,16 @@
 #include "measure/catalogue.h"
 #include "workloads/workloads.h"
 
+/* The common row: one function, traced under its own name, no filter. */
+#define FUNC_ROW(sym, ser, wl, why)							\
+	{ .name = sym, .series = ser, .kind = FB_FUNC, .syms = { sym }, .workload = wl,	\
+	  .proves = why }
+
 const struct fb_probe_def fb_probes[] = {
 	/* ---- folio-pool series ---- */
-	{
-		.name = "nft_trans_alloc", .series = "folio-pool", .kind = FB_FUNC,
-		.syms = { "nft_trans_alloc" }, .workload = "nft",
-		.proves = "latency of one nf_tables transaction descriptor allocation "
-			  "(kzalloc on baseline, scratchpad bump when patched)",
-	},
+	FUNC_ROW("nft_trans_alloc", "folio-pool", "nft",
+		 "latency of one nf_tables transaction descriptor allocation "
+		 "(kzalloc on baseline, scratchpad bump when patched)"),
 	{
 		.name = "nft_trans_alloc.kmalloc", .series = "folio-pool", .kind = FB_CALLSITE,
 		.syms = { "nft_trans_alloc" }, .workload = "nft",
@@ -27,21 +29,12 @@ const struct fb_probe_def fb_probes[] = {
 			  "tracepoint): one per descriptor on baseline; with the scratchpad only "
 			  "one per batch that finds no spare scratchpad",
 	},
-	{
-		.name = "nf_tables_trans_destroy_work", .series = "folio-pool", .kind = FB_FUNC,
-		.syms = { "nf_tables_trans_destroy_work" }, .workload = "nft",
-		.proves = "one asynchronous teardown pass: O(N) kfree vs bulk reset",
-	},
-	{
-		.name = "push_stack", .series = "folio-pool", .kind = FB_FUNC,
-		.syms = { "push_stack" }, .workload = "verifier",
-		.proves = "verifier state push: kzalloc vs folio_pool slot",
-	},
-	{
-		.name = "generic_map_update_batch", .series = "folio-pool", .kind = FB_FUNC,
-		.syms = { "generic_map_update_batch" }, .workload = "mapbatch",
-		.proves = "one BPF_MAP_UPDATE_BATCH call: kvmalloc buffers vs scratchpad",
-	},
+	FUNC_ROW("nf_tables_trans_destroy_work", "folio-pool", "nft",
+		 "one asynchronous teardown pass: O(N) kfree vs bulk reset"),
+	FUNC_ROW("push_stack", "folio-pool", "verifier",
+		 "verifier state push: kzalloc vs folio_pool slot"),
+	FUNC_ROW("generic_map_update_batch", "folio-pool", "mapbatch",
+		 "one BPF_MAP_UPDATE_BATCH call: kvmalloc buffers vs scratchpad"),
 	{
 		.name = "lockdep_list_entry_alloc", .series = "folio-pool", .kind = FB_FUNC,
 		/*
@@ -60,26 +53,14 @@ const struct fb_probe_def fb_probes[] = {
 		.proves = "lockdep dependency-graph growth: list-entry chunk refills outside the graph lock",
 	},
 	/* ---- kernfs-bulk series ---- */
-	{
-		.name = "kernfs_new_node", .series = "kernfs-bulk", .kind = FB_FUNC,
-		.syms = { "kernfs_new_node" }, .workload = "sysfs",
-		.proves = "kernfs node creation incl. inode ID allocation (idr batching)",
-	},
-	{
-		.name = "kernfs_add_one", .series = "kernfs-bulk", .kind = FB_FUNC,
-		.syms = { "kernfs_add_one" }, .workload = "sysfs",
-		.proves = "linking a node (and, patched, activating it in the same hold)",
-	},
-	{
-		.name = "kernfs_activate", .series = "kernfs-bulk", .kind = FB_FUNC,
-		.syms = { "kernfs_activate" }, .workload = "sysfs",
-		.proves = "separate activation pass: one more kernfs_rwsem write hold per node on baseline",
-	},
-	{
-		.name = "get_device_parent", .series = "kernfs-bulk", .kind = FB_FUNC,
-		.syms = { "get_device_parent" }, .workload = "sysfs",
-		.proves = "class glue dir lookup: list walk vs rbtree",
-	},
+	FUNC_ROW("kernfs_new_node", "kernfs-bulk", "sysfs",
+		 "kernfs node creation incl. inode ID allocation (idr batching)"),
+	FUNC_ROW("kernfs_add_one", "kernfs-bulk", "sysfs",
+		 "linking a node (and, patched, activating it in the same hold)"),
+	FUNC_ROW("kernfs_activate", "kernfs-bulk", "sysfs",
+		 "separate activation pass: one more kernfs_rwsem write hold per node on baseline"),
+	FUNC_ROW("get_device_parent", "kernfs-bulk", "sysfs",
+		 "class glue dir lookup: list walk vs rbtree"),
 	{
 		.name = "kernfs_rwsem", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "sysfs_root", .inst_deref = 1,

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "measure/attach.h"
 #include "measure/catalogue.h"
 #include "measure/probes.h"
 #include "measure/run.h"
 #include "util/cli.h"
+#include "util/util.h"
 #include "workloads/workloads.h"
 
 enum { OPT_NO_PROBE = 0x100 };
@@ -67,6 +69,17 @@ static void print_workloads(void)
 	}
 }
 
+/* FB_ABLATE as `run` takes it: a bad value is said, and only the catalogue listed. */
+static int ablate_ok(void)
+{
+	char err[160];
+
+	if (fb_ablate_set(getenv("FB_ABLATE"), err, sizeof(err)) >= 0)
+		return 1;
+	fb_err("%s", err);
+	return 0;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct fb_session *s = NULL;
@@ -75,7 +88,7 @@ int cmd_list(int argc, char **argv)
 
 	if (ret)
 		return ret == 1 ? 0 : 2;
-	if (probe && geteuid() == 0) {
+	if (probe && geteuid() == 0 && ablate_ok()) {
 		r = calloc(1, sizeof(*r));
 		s = r ? fb_session_open(NULL, 0, NULL, 0) : NULL;
 		if (s)

@@ -601,12 +601,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 		fb_err("out of memory");
 		return NULL;
 	}
-	s->ablate = fb_ablate_parse(getenv("FB_ABLATE"), s->liblog, sizeof(s->liblog));
-	if (s->ablate < 0) {
-		fb_err("%s", s->liblog);
-		free(s);
-		return NULL;
-	}
+	s->ablate = fb_ablate();	/* FB_ABLATE, as `run` parsed it */
 	s->stash_task = !(s->ablate & FB_ABL_TIDHASH);
 	cur = s;
 	libbpf_set_print(libbpf_print);

@@ -102,22 +102,15 @@ static int run_opt(struct run_opts *o, int key, char *arg)
 static error_t run_parse(int key, char *arg, struct argp_state *state)
 {
 	struct run_opts *o = state->input;
-	int r;
 
 	if (key == ARGP_KEY_INIT) {	/* operands: fb_argp_parse refuses them */
 		state->child_inputs[0] = &o->adhoc;
 		return 0;
 	}
-	r = run_opt(o, key, arg);
-	if (r > 0)
-		return ARGP_ERR_UNKNOWN;
-	return r ? EINVAL : 0;
+	return fb_argp_ret(run_opt(o, key, arg));
 }
 
-static const struct argp_child run_children[] = {
-	{ &fb_adhoc_argp, 0, NULL, 0 },
-	{ 0 },
-};
+static const struct argp_child run_children[] = { { &fb_adhoc_argp, 0, NULL, 0 }, { 0 } };
 
 static const struct argp run_argp = {
 	run_options, run_parse, NULL,
@@ -150,7 +143,7 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 	if (!o->nwl)
 		o->wl[o->nwl++] = "nft";
 	if (fb_params_resolve(&o->params, o->wl, o->nwl, o->kv, o->nkv, err, sizeof(err)) ||
-	    fb_ablate_parse(getenv("FB_ABLATE"), err, sizeof(err)) < 0) {
+	    fb_ablate_set(getenv("FB_ABLATE"), err, sizeof(err)) < 0) {
 		fb_err("run: %s", err);
 		return 2;
 	}

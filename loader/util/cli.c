@@ -226,3 +226,19 @@ int fb_opt_uint(const char *cmd, const char *opt, const char *arg, unsigned long
 	*out = v;
 	return 0;
 }
+
+int fb_argp_ret(int r)
+{
+	if (r > 0)
+		return ARGP_ERR_UNKNOWN;
+	return r ? EINVAL : 0;
+}
+
+int fb_argv_opts(const char **argv, const char *opt, const char *const *vals, int n)
+{
+	for (int i = 0; i < n; i++) {
+		argv[2 * i] = opt;
+		argv[2 * i + 1] = vals[i];
+	}
+	return 2 * n;
+}

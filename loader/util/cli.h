@@ -34,4 +34,17 @@ int fb_argp_parse_shared(const struct argp *a, void *input, const struct argp *s
 int fb_opt_uint(const char *cmd, const char *opt, const char *arg, unsigned long long min,
 		unsigned long long max, unsigned long long *out);
 
+/*
+ * For a parser that hands its keys to an option function: that function's
+ * 0 (taken), -1 (refused, the error line printed) or 1 (not its key) as
+ * argp wants them: 0, EINVAL or ARGP_ERR_UNKNOWN.
+ */
+int fb_argp_ret(int r);
+
+/*
+ * The other way: "OPT", vals[0], "OPT", vals[1], ... appended at argv
+ * (room for 2 * n), for a command line handed on.  Returns 2 * n.
+ */
+int fb_argv_opts(const char **argv, const char *opt, const char *const *vals, int n);
+
 #endif /* FB_CLI_H */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/cli.h"
 #include "util/symspec.h"
 #include "util/util.h"
 
@@ -106,15 +107,7 @@ const struct argp fb_adhoc_argp = { adhoc_options, adhoc_parse, NULL, NULL, NULL
 
 int fb_adhoc_argv(const struct fb_adhoc_opts *o, const char **argv)
 {
-	int n = 0;
+	int n = fb_argv_opts(argv, "--func", o->func, o->nfunc);
 
-	for (int i = 0; i < o->nfunc; i++) {
-		argv[n++] = "--func";
-		argv[n++] = o->func[i];
-	}
-	for (int i = 0; i < o->nlock; i++) {
-		argv[n++] = "--lock";
-		argv[n++] = o->lock[i];
-	}
-	return n;
+	return n + fb_argv_opts(argv + n, "--lock", o->lock, o->nlock);
 }

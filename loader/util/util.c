@@ -152,6 +152,15 @@ int fb_fmt(char *buf, size_t len, const char *f, ...)
 	return n;
 }
 
+void *fb_calloc_err(size_t n, size_t size, char *err, size_t errlen)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		snprintf(err, errlen, "out of memory");
+	return p;
+}
+
 /* mkdir -p */
 int fb_mkdir_p(const char *path)
 {

@@ -43,5 +43,7 @@ int fb_parse_u64(const char *s, uint64_t *out);			/* 0 or -1 */
 /* snprintf without the truncation warning: callers check the length. */
 int fb_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 int fb_mkdir_p(const char *path);				/* 0 or -1, errno */
+/* calloc(n, size), or NULL with "out of memory" in err (for callers that say why in err) */
+void *fb_calloc_err(size_t n, size_t size, char *err, size_t errlen);
 
 #endif /* FB_UTIL_H */

@@ -116,15 +116,8 @@ static int run_rounds(int fd, const struct mb_cfg *c, struct fb_counts *ops)
 
 int wl_mapbatch_avail(char *why, size_t len)
 {
-	int fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_probe", 4, 8, 1, NULL);
-
-	if (fd < 0) {
-		snprintf(why, len, "cannot create a BPF hash map: %s",
-			 strerror(errno));
-		return -1;
-	}
-	close(fd);
-	return 0;
+	return wl_fd_avail(bpf_map_create(BPF_MAP_TYPE_HASH, "fb_probe", 4, 8, 1, NULL),
+			   "create a BPF hash map", why, len);
 }
 
 int wl_mapbatch_run(const struct fb_params *p, struct fb_counts *ops)

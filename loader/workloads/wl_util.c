@@ -256,6 +256,16 @@ int wl_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+int wl_fd_avail(int fd, const char *what, char *why, size_t len)
+{
+	if (fd < 0) {
+		snprintf(why, len, "cannot %s: %s", what, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int wl_count_dir(const char *path)
 {
 	struct dirent *de;

@@ -49,6 +49,12 @@ void wl_progress(struct wl_progress *pr, uint64_t done);
 int wl_write(const char *path, const char *s);
 /* 1 if path exists, else 0. */
 int wl_exists(const char *path);
+/*
+ * For the avail checks: fd, just returned by the create or load that shows
+ * whether this kernel can (errno still its own): 0 after closing it, or -1
+ * with "cannot WHAT: <strerror(errno)>" in why.
+ */
+int wl_fd_avail(int fd, const char *what, char *why, size_t len);
 /* Entries of a directory except . and ..; -1 if it cannot be opened. */
 int wl_count_dir(const char *path);
 void wl_sleep_ms(unsigned int ms);

@@ -116,17 +116,9 @@ int wl_verifier_avail(char *why, size_t len)
 {
 	struct bpf_insn prog[4];
 	unsigned int n = wl_verifier_build(prog, 4, 0);
-	int fd;
 
-	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "fb_probe", "GPL",
-			   prog, n, NULL);
-	if (fd < 0) {
-		snprintf(why, len, "cannot load a socket filter: %s",
-			 strerror(errno));
-		return -1;
-	}
-	close(fd);
-	return 0;
+	return wl_fd_avail(bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "fb_probe", "GPL",
+					 prog, n, NULL), "load a socket filter", why, len);
 }
 
 struct vf_cfg {

@@ -190,6 +190,13 @@ static void test_attach_modes(void)
 	CHECKF(fb_ablate_parse("stats,statsx", err, sizeof(err)) == -1 && strstr(err, "'statsx'") &&
 	       fb_ablate_parse("hash,,x", err, sizeof(err)) == -1,
 	       "an unknown FB_ABLATE part is refused, named (%s)", err);
+	CHECKF(fb_ablate() == 0, "nothing ablated unless set");
+	CHECKF(fb_ablate_set("hash,hist", err, sizeof(err)) == (FB_ABL_HASH | FB_ABL_HIST) &&
+	       fb_ablate() == (FB_ABL_HASH | FB_ABL_HIST), "fb_ablate_set keeps the bits");
+	CHECKF(fb_ablate_set("maps", err, sizeof(err)) == -1 && strstr(err, "'maps'") &&
+	       fb_ablate() == (FB_ABL_HASH | FB_ABL_HIST),
+	       "a bad FB_ABLATE is refused and leaves the bits alone");
+	CHECKF(fb_ablate_set(NULL, err, sizeof(err)) == 0 && fb_ablate() == 0, "unset clears them");
 }
 
 int main(void)

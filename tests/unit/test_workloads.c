@@ -5,6 +5,8 @@
  * /proc/lockdep_stats parser, the verifier program builder and the
  * fork/pipe runner (tap.h).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <linux/bpf.h>
 #include <signal.h>
 #include <stdio.h>
@@ -223,6 +225,19 @@ static void test_trigger(void)
 	      WL_U64(calls));
 }
 
+static void test_fd_avail(void)
+{
+	char why[128] = "";
+	int fd = open("/dev/null", O_RDONLY);
+
+	CHECKF(fd >= 0 && wl_fd_avail(fd, "open /dev/null", why, sizeof(why)) == 0 && !why[0] &&
+	       fcntl(fd, F_GETFD) < 0, "wl_fd_avail: a good fd is closed, nothing said");
+	errno = EPERM;
+	CHECKF(wl_fd_avail(-1, "create a BPF hash map", why, sizeof(why)) == -1 &&
+	       !strcmp(why, "cannot create a BPF hash map: Operation not permitted"),
+	       "wl_fd_avail: a failed create says what and why (%s)", why);
+}
+
 int main(void)
 {
 	test_nft_plan();
@@ -230,5 +245,6 @@ int main(void)
 	test_verifier_build();
 	test_run_child();
 	test_trigger();
+	test_fd_avail();
 	return tap_done();
 }
