@@ -105,8 +105,18 @@ static struct fb_attrib_row *find_row(struct fb_attrib *a, const struct fb_row *
 	return x;
 }
 
-static void fill_cell(struct fb_attrib_cell *c, const struct fb_metric *m)
+/*
+ * icount rounds: the Holm family's p is the gate's icount test's (Welch on
+ * logs, 0.1% floor).  Ranks cannot serve there: 7+7 rounds give at best a
+ * two-sided p of 5.8e-4, which Holm over a table of ~100 cells never lets
+ * through, so a -50% step with rounds that agree to 0.01% stayed
+ * "inconclusive".  compare's own verdict (ranks, interval, minimum effect)
+ * still decides; Holm only demotes.
+ */
+static void fill_cell(struct fb_attrib_cell *c, const struct fb_metric *m, int icount)
 {
+	struct fb_mwu u;
+
 	memset(c, 0, sizeof(*c));
 	c->na = m->na;
 	c->nb = m->nb;
@@ -123,6 +133,9 @@ static void fill_cell(struct fb_attrib_cell *c, const struct fb_metric *m)
 	c->tested = m->st.have_mwu && !c->exact;
 	if (c->tested)
 		c->p = m->st.mwu.p_two;
+	if (c->tested && icount &&
+	    !fb_welch_log(m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &u))
+		c->p = u.p_two;
 	snprintf(c->per, sizeof(c->per), "%s", m->per);
 }
 
@@ -152,6 +165,8 @@ static int add_cmp(struct fb_attrib *a, int i, int j, int step, char *err, size_
 	}
 	a->rounds[i] = c.base.n;
 	a->rounds[j] = c.new.n;
+	int icount = c.base.n && c.base.r[0]->host.clock == FB_CLOCK_ICOUNT;
+
 	for (int r = 0; r < c.nrows && !ret; r++)
 		for (int k = 0; k < c.rows[r].nm; k++) {
 			struct fb_attrib_row *x = find_row(a, &c.rows[r], c.rows[r].m[k], k);
@@ -161,7 +176,7 @@ static int add_cmp(struct fb_attrib *a, int i, int j, int step, char *err, size_
 				ret = -1;
 				break;
 			}
-			fill_cell(step < 0 ? &x->whole : &x->step[step], c.rows[r].m[k]);
+			fill_cell(step < 0 ? &x->whole : &x->step[step], c.rows[r].m[k], icount);
 		}
 	fb_cmp_free(&c);
 	return ret;

@@ -191,7 +191,8 @@ static void legend(FILE *f, const struct fb_attrib *a, enum fb_fmt fmt)
 		fprintf(f, "%s= no change (exact or 0), ~ no change, ? inconclusive (fewer than 3 "
 			"rounds, or not significant after Holm).\n", b);
 	if (!strcmp(a->clock, "icount"))
-		fprintf(f, "%sicount clock: times are virtual ns (instructions x 2^shift).\n", b);
+		fprintf(f, "%sicount clock: times are virtual ns (instructions x 2^shift); the Holm "
+			"family's p-values are Welch's t on logs (the gate's icount test).\n", b);
 }
 
 static void print_text(FILE *f, const struct grid *g)

@@ -43,9 +43,6 @@ const char *fb_gate_metrics_preset(const char *s)
 	return s;
 }
 
-/* the relative spread below which icount rounds are not trusted to agree */
-#define GATE_ICOUNT_FLOOR	0.001
-
 static int icount_rounds(const struct fb_cmp *c)
 {
 	return c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT;
@@ -233,7 +230,7 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 		 * instruction counts: rounds differ by 0.1% (interrupts), ranks of
 		 * 3-5 rounds cannot reach alpha; Welch on logs with a 0.1% floor
 		 */
-		if (fb_welch_log(m->a, m->na, m->b, m->nb, GATE_ICOUNT_FLOOR, &u))
+		if (fb_welch_log(m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &u))
 			return;
 		x->min_p = 0;
 	} else {

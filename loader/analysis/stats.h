@@ -49,6 +49,9 @@ double fb_t_sf(double t, double df);
  */
 int fb_welch_log(const double *a, int na, const double *b, int nb, double floor_rel,
 		 struct fb_mwu *out);
+/* the relative spread below which icount rounds are not trusted to agree
+ * (interrupts move an instruction count by about 0.1%, reports/clock/) */
+#define FB_ICOUNT_FLOOR	0.001
 
 /* Standard normal CDF, and its inverse for p in (0, 1) (NaN outside). */
 double fb_norm_cdf(double z);
