@@ -19,9 +19,7 @@
 
 const struct fb_probe_def fb_probes[] = {
 	/* ---- folio-pool series ---- */
-	FUNC_ROW("nft_trans_alloc", "folio-pool", "nft",
-		 "latency of one nf_tables transaction descriptor allocation "
-		 "(kzalloc on baseline, scratchpad bump when patched)"),
+	FUNC_ROW("nft_trans_alloc", "folio-pool", "nft", "latency of one nf_tables transaction descriptor allocation (kzalloc on baseline, scratchpad bump when patched)"),
 	{
 		.name = "nft_trans_alloc.kmalloc", .series = "folio-pool", .kind = FB_CALLSITE,
 		.syms = { "nft_trans_alloc" }, .workload = "nft",
@@ -29,12 +27,9 @@ const struct fb_probe_def fb_probes[] = {
 			  "tracepoint): one per descriptor on baseline; with the scratchpad only "
 			  "one per batch that finds no spare scratchpad",
 	},
-	FUNC_ROW("nf_tables_trans_destroy_work", "folio-pool", "nft",
-		 "one asynchronous teardown pass: O(N) kfree vs bulk reset"),
-	FUNC_ROW("push_stack", "folio-pool", "verifier",
-		 "verifier state push: kzalloc vs folio_pool slot"),
-	FUNC_ROW("generic_map_update_batch", "folio-pool", "mapbatch",
-		 "one BPF_MAP_UPDATE_BATCH call: kvmalloc buffers vs scratchpad"),
+	FUNC_ROW("nf_tables_trans_destroy_work", "folio-pool", "nft", "one asynchronous teardown pass: O(N) kfree vs bulk reset"),
+	FUNC_ROW("push_stack", "folio-pool", "verifier", "verifier state push: kzalloc vs folio_pool slot"),
+	FUNC_ROW("generic_map_update_batch", "folio-pool", "mapbatch", "one BPF_MAP_UPDATE_BATCH call: kvmalloc buffers vs scratchpad"),
 	{
 		.name = "lockdep_list_entry_alloc", .series = "folio-pool", .kind = FB_FUNC,
 		/*
@@ -53,14 +48,10 @@ const struct fb_probe_def fb_probes[] = {
 		.proves = "lockdep dependency-graph growth: list-entry chunk refills outside the graph lock",
 	},
 	/* ---- kernfs-bulk series ---- */
-	FUNC_ROW("kernfs_new_node", "kernfs-bulk", "sysfs",
-		 "kernfs node creation incl. inode ID allocation (idr batching)"),
-	FUNC_ROW("kernfs_add_one", "kernfs-bulk", "sysfs",
-		 "linking a node (and, patched, activating it in the same hold)"),
-	FUNC_ROW("kernfs_activate", "kernfs-bulk", "sysfs",
-		 "separate activation pass: one more kernfs_rwsem write hold per node on baseline"),
-	FUNC_ROW("get_device_parent", "kernfs-bulk", "sysfs",
-		 "class glue dir lookup: list walk vs rbtree"),
+	FUNC_ROW("kernfs_new_node", "kernfs-bulk", "sysfs", "kernfs node creation incl. inode ID allocation (idr batching)"),
+	FUNC_ROW("kernfs_add_one", "kernfs-bulk", "sysfs", "linking a node (and, patched, activating it in the same hold)"),
+	FUNC_ROW("kernfs_activate", "kernfs-bulk", "sysfs", "separate activation pass: one more kernfs_rwsem write hold per node on baseline"),
+	FUNC_ROW("get_device_parent", "kernfs-bulk", "sysfs", "class glue dir lookup: list walk vs rbtree"),
 	{
 		.name = "kernfs_rwsem", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "sysfs_root", .inst_deref = 1,
