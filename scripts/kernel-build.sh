@@ -48,7 +48,10 @@ series_patches() {
 }
 
 # Patches of the arm, in order; a series may bring a config fragment
-# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites).
+# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites), and one
+# for a flavour only (configs/SERIES.FLAVOUR.config): for options that
+# depend on what that flavour enables (a lockdep test needs the lockstat
+# flavour's PROVE_LOCKING), which could not stick in the other flavours.
 # A prefix SERIES@N never gets that fragment, not even for N = all: every
 # prefix of a per-patch run must have the base's config, or the first step
 # would be charged with the config change (and the fragment's symbols may
@@ -61,8 +64,8 @@ if [[ $arm =~ ^([A-Za-z0-9_.-]+)@([0-9]+)$ ]]; then
 	[ "${#patches[@]}" -eq "$want" ] ||
 		die "$arm: the $s series has only ${#patches[@]} patches"
 	[ "$want" -gt 0 ] || die "$arm: a prefix needs at least one patch (the base is 'baseline')"
-	[ $print_only = 0 ] && [ -f "$kp/configs/$s.config" ] &&
-		log "$arm: prefix of $s, built without configs/$s.config (same config as the base)"
+	[ $print_only = 0 ] && { [ -f "$kp/configs/$s.config" ] || [ -f "$kp/configs/$s.$flavour.config" ]; } &&
+		log "$arm: prefix of $s, built without configs/$s.config or $s.$flavour.config (same config as the base)"
 else
 	line=$(grep -E "^$arm:" "$kp/arms.conf" || true)
 	[ -n "$line" ] || die "unknown arm '$arm' (see kernel-patches/arms.conf, or SERIES@N)"
@@ -70,6 +73,7 @@ else
 	for s in "${series[@]}"; do
 		[ -f "$kp/$s/series" ] || continue	# a series not written yet
 		[ -f "$kp/configs/$s.config" ] && frags+=("$kp/configs/$s.config")
+		[ -f "$kp/configs/$s.$flavour.config" ] && frags+=("$kp/configs/$s.$flavour.config")
 		series_patches "$s" 1000000
 	done
 fi
