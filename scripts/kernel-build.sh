@@ -5,7 +5,8 @@
 #   ARM      a row of kernel-patches/arms.conf (baseline, patched, ...), or
 #            SERIES@N: the base plus the first N patches of
 #            kernel-patches/SERIES/series (a prefix, for `ab --per-patch`)
-#   FLAVOUR  perf | lockstat (kernel-patches/configs/FLAVOUR.flavour)
+#   FLAVOUR  perf | lockstat | drm (kernel-patches/configs/FLAVOUR.flavour;
+#            drm is test-only: perf plus DRM, for folio-pool 4/9's KUnit suite)
 #
 # Prints the directory holding bzImage, vmlinux (debug info stripped, BTF
 # kept), System.map and .config.  Results are cached under $FB_CACHE
@@ -14,8 +15,9 @@
 # once.  --print only prints that directory (built or not) and exits.
 #
 # All arms share one git worktree and one out-of-tree build directory per
-# flavour, so switching arms recompiles only what the series touch; ccache
-# (with a fixed base directory) catches the rest.
+# flavour (a flavour file may name another's: "builddir: perf"), so
+# switching arms recompiles only what the series touch; ccache (with a
+# fixed base directory) catches the rest.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +35,15 @@ arm=$1 flavour=$2
 
 flav=$kp/configs/$flavour.flavour
 [ -f "$flav" ] || die "unknown flavour '$flavour' (see kernel-patches/configs/*.flavour)"
-mapfile -t frags < <(grep -v '^#' "$flav" | sed '/^$/d;s|^|'"$kp"'/configs/|')
+mapfile -t frags < <(grep -v -e '^#' -e '^builddir:' "$flav" | sed '/^$/d;s|^|'"$kp"'/configs/|')
+# "builddir: F" in a flavour file: build in flavour F's build directory.
+# The objects carry debug info, so ccache hashes the directory they are
+# compiled in: a flavour that only adds a little to F's config (drm: perf
+# plus DRM) would compile every object anew in a directory of its own,
+# and in F's it recompiles only what the config change touches (kbuild
+# tracks config symbols per object), ccache hits for the rest, and the
+# same going back to F.
+bdir=$(sed -n 's/^builddir: *\([A-Za-z0-9_-]*\) *$/\1/p' "$flav" | head -1)
 
 # Patches of a series, in order, appended to patches[]; at most $2 of them.
 series_patches() {
@@ -48,7 +58,10 @@ series_patches() {
 }
 
 # Patches of the arm, in order; a series may bring a config fragment
-# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites).
+# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites), and one
+# for a flavour only (configs/SERIES.FLAVOUR.config): for options that
+# depend on what that flavour enables (a lockdep test needs the lockstat
+# flavour's PROVE_LOCKING), which could not stick in the other flavours.
 # A prefix SERIES@N never gets that fragment, not even for N = all: every
 # prefix of a per-patch run must have the base's config, or the first step
 # would be charged with the config change (and the fragment's symbols may
@@ -61,8 +74,8 @@ if [[ $arm =~ ^([A-Za-z0-9_.-]+)@([0-9]+)$ ]]; then
 	[ "${#patches[@]}" -eq "$want" ] ||
 		die "$arm: the $s series has only ${#patches[@]} patches"
 	[ "$want" -gt 0 ] || die "$arm: a prefix needs at least one patch (the base is 'baseline')"
-	[ $print_only = 0 ] && [ -f "$kp/configs/$s.config" ] &&
-		log "$arm: prefix of $s, built without configs/$s.config (same config as the base)"
+	[ $print_only = 0 ] && { [ -f "$kp/configs/$s.config" ] || [ -f "$kp/configs/$s.$flavour.config" ]; } &&
+		log "$arm: prefix of $s, built without configs/$s.config or $s.$flavour.config (same config as the base)"
 else
 	line=$(grep -E "^$arm:" "$kp/arms.conf" || true)
 	[ -n "$line" ] || die "unknown arm '$arm' (see kernel-patches/arms.conf, or SERIES@N)"
@@ -70,6 +83,7 @@ else
 	for s in "${series[@]}"; do
 		[ -f "$kp/$s/series" ] || continue	# a series not written yet
 		[ -f "$kp/configs/$s.config" ] && frags+=("$kp/configs/$s.config")
+		[ -f "$kp/configs/$s.$flavour.config" ] && frags+=("$kp/configs/$s.$flavour.config")
 		series_patches "$s" 1000000
 	done
 fi
@@ -126,7 +140,7 @@ else
 	log "$arm: ${#patches[@]} patches applied"
 fi
 
-obj=$work/build-$flavour
+obj=$work/build-${bdir:-$flavour}
 mkdir -p "$obj"
 export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$work CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_COMPILERCHECK=content

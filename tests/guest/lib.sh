@@ -12,3 +12,5 @@ status() { jq -r --arg n "$2" '.probes[] | select(.name==$n) | .status + "/" + .
 op() { jq -r --arg w "$2" --arg o "$3" '.workloads[] | select(.name==$w) | .ops[$o] // 0' "$1"; }
 # have SERIES: the series has patches (kernel-patches/SERIES/series)
 have() { [ -s "kernel-patches/$1/series" ]; }
+# suite LOG NAME: a KUnit suite's result line in a boot log, "pass:N fail:N skip:N"
+suite() { grep -oE "# $2: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+" "$1" | head -1 | sed 's/^# [^ ]* //'; }

@@ -8,7 +8,10 @@
 #     off (MAX_LOCKDEP_ENTRIES); patched with lockdep.folio_pool=1 stays on
 #     past that many entries, with =0 stops there like the baseline; the
 #     list-entry row counts chunk refills; with fail_page_alloc failing
-#     every refill (smaller run, 300 devices) lockdep stays on.
+#     every refill (smaller run, 300 devices) lockdep stays on;
+#   - KUnit suite lockdep_zap_class (folio-pool 7/9, zap_class() and
+#     lockdep_unregister_key(); configs/folio-pool.lockstat.config) on the
+#     patched kernel: passes, nothing skipped, debug_locks stays 1, no splat.
 # tests/guest/run.sh runs it when the lockstat kernels are there
 # (FB_LOCKSTAT, see run.sh).
 set -uo pipefail
@@ -52,6 +55,23 @@ if have folio-pool && [ -f "${lk[patched]}/bzImage" ] && [ -f "${lk[baseline]}/b
 		test "$rc" = 0 -a "$off" = 1
 	why=$(jq -r '.probes[] | select(.name=="lockdep_list_entry_alloc") | .status + ": " + .reason' "$res/lockdep-baseline.json")
 	t "baseline: list-entry row says why it cannot attach ($why)" bash -c "[[ '$why' == unavailable:*alloc_list_entry* ]]"
+	# 7/9: KUnit suite lockdep_zap_class, one vCPU.  A dynamic key's two
+	# subclasses with dependencies to and from static classes and between
+	# each other, unregistered twice (the same key registered again); the
+	# suite checks every entry is gone and debug_locks is still 1, and
+	# says how many list entries each round added and removed.
+	if [ -f kernel-patches/configs/folio-pool.lockstat.config ]; then
+		"$fb" vm --smp 1 --kernel "${lk[patched]}" --results "$res" --log "$res/kunit-lockdep.log" \
+			--append "kunit.enable=1 kunit.filter_glob=lockdep_zap_class" -- \
+			sh -c "cat /proc/lockdep_stats > $res/lockdep_stats-kunit.txt" >"$res/kunit-lockdep.out" 2>&1
+		rc=$?
+		line=$(suite "$res/kunit-lockdep.log" lockdep_zap_class)
+		r2=$(grep -oE 'round 2: list entries [0-9]+ -> [0-9]+ -> [0-9]+' "$res/kunit-lockdep.log" | head -1)
+		t "patched lockstat: KUnit suite lockdep_zap_class: ${line:-not run}, nothing skipped, no splat (${r2:-no round 2}; vm rc=$rc)" \
+			bash -c "[ $rc = 0 ] && [[ '$line' =~ ^pass:[1-9][0-9]*\ fail:0\ skip:0$ ]]"
+		t "patched lockstat: debug_locks still 1 after the lockdep_zap_class boot" \
+			grep -Eq '^ *debug_locks: +1$' "$res/lockdep_stats-kunit.txt"
+	fi
 	# lockdep.folio_pool (6/9), both settings on one kernel: =0 keeps the
 	# baseline's MAX_LOCKDEP_ENTRIES limit (lockdep turns off under this
 	# workload, as on the baseline), =1 (default) grows the graph past it

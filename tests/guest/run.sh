@@ -9,6 +9,8 @@
 #                       regression fails naming its metric
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   series tests        KUnit suites and workloads on the patched kernels
+#   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
+#   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
 # Prints ok/not ok lines; tests/run.sh counts them.
 set -uo pipefail
 cd "${FB_REPO:-$(dirname "$0")/../..}"
@@ -85,24 +87,61 @@ lockstat_go() {	# prints why when it says no
 		"(${FB_CI_BUDGET:-3600}s, $(( now - ${FB_CI_START:-$now} ))s used); FB_LOCKSTAT=1 make test runs them"
 	return 1
 }
+lockstat_flavour() {
+	bls=$(kernel baseline lockstat)
+	pls=$(kernel patched lockstat)
+	for k in baseline:$bls patched:$pls; do
+		[ -f "${k#*:}/bzImage" ] || { nok "${k%%:*} lockstat kernel builds"; tail -20 "$res/build-${k%%:*}-lockstat.log" | sed 's/^/#   /'; }
+	done
+	[ -f "$pls/bzImage" ] || return 0
+	# BPF lock rows against /proc/lock_stat, exactly, on the patched lockstat kernel
+	bash tests/guest/lock-test.sh -l "$pls" | grep -E '^(not )?ok|^#'
+	# the lockdep list-entry one-liner needs the patched lockstat kernel; the
+	# lock one-liners are checked against /proc/lock_stat there
+	if grep -q '^0006-' kernel-patches/folio-pool/series; then
+		"$fb" vm --smp 1 --kernel "$pls" --results "$res" --timeout 1800 --log "$res/bpftrace-lockdep.log" -- \
+			sh -c 'bash tests/guest/bpftrace-test.sh --only lockdep_list_entry 2>&1;
+				bash tests/guest/bpftrace-test.sh --lock-stat --only kernfs_rwsem \
+					--only kernfs_idr_lock --only get_device_parent 2>&1' |
+			grep -E '^(not )?ok|SKIP|^#' || nok "bpftrace-test (lockdep) ran"
+	fi
+	[ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
+	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
+}
+
+# ---- the drm flavour (test-only: perf + DRM, folio-pool 4/9's KUnit suite) ----
+# One more kernel, patched arm only, built in the perf flavour's build
+# directory (kernel-build.sh "builddir:"), so that ccache reuses the perf
+# objects: a config and arm switch, not a cold build.  FB_DRM: 1 (default)
+# builds it if needed and boots it; 0 skips it; auto (what .ci/run sets)
+# boots it when it is cached, or when building it still fits the CI
+# budget: 0.5x this machine's baseline perf build plus 2 minutes for the
+# boot (483 objects recompiled, a third of a cold build; README "Cost").
+drm_go() {	# prints why when it says no
+	local d est now
+	d=$(scripts/kernel-build.sh --print patched drm)
+	case "${FB_DRM:-1}" in
+	0) echo "# SKIP drm flavour: FB_DRM=0"; return 1 ;;
+	auto) ;;
+	*) return 0 ;;
+	esac
+	[ -f "$d/bzImage" ] && return 0
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 ))
+	now=$(date +%s)
+	if [ $(( now + est )) -le $(( ${FB_CI_START:-$now} + ${FB_CI_BUDGET:-3600} )) ]; then
+		echo "# drm flavour: building (about ${est}s; $(( now - ${FB_CI_START:-$now} ))s of the ${FB_CI_BUDGET:-3600}s budget used)"
+		return 0
+	fi
+	echo "# SKIP drm flavour: its kernel is not cached and building it (about ${est}s) would pass the CI budget" \
+		"(${FB_CI_BUDGET:-3600}s, $(( now - ${FB_CI_START:-$now} ))s used); FB_DRM=1 make test runs it"
+	return 1
+}
+
 echo "# time: $(date -u +%T), the perf-flavour checks done"
-lockstat_go || exit 0
-bls=$(kernel baseline lockstat)
-pls=$(kernel patched lockstat)
-for k in baseline:$bls patched:$pls; do
-	[ -f "${k#*:}/bzImage" ] || { nok "${k%%:*} lockstat kernel builds"; tail -20 "$res/build-${k%%:*}-lockstat.log" | sed 's/^/#   /'; }
-done
-[ -f "$pls/bzImage" ] || exit 0
-# BPF lock rows against /proc/lock_stat, exactly, on the patched lockstat kernel
-bash tests/guest/lock-test.sh -l "$pls" | grep -E '^(not )?ok|^#'
-# the lockdep list-entry one-liner needs the patched lockstat kernel; the
-# lock one-liners are checked against /proc/lock_stat there
-if grep -q '^0006-' kernel-patches/folio-pool/series; then
-	"$fb" vm --smp 1 --kernel "$pls" --results "$res" --timeout 1800 --log "$res/bpftrace-lockdep.log" -- \
-		sh -c 'bash tests/guest/bpftrace-test.sh --only lockdep_list_entry 2>&1;
-			bash tests/guest/bpftrace-test.sh --lock-stat --only kernfs_rwsem \
-				--only kernfs_idr_lock --only get_device_parent 2>&1' |
-		grep -E '^(not )?ok|SKIP|^#' || nok "bpftrace-test (lockdep) ran"
+lockstat_go && lockstat_flavour
+# after the lockstat flavour: that one has more checks, and the budget
+# goes to it first
+if drm_go; then
+	bash tests/guest/drm-test.sh "$res"
+	echo "# time: $(date -u +%T), the drm-flavour checks done"
 fi
-[ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
-echo "# time: $(date -u +%T), the lockstat-flavour checks done"

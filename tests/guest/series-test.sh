@@ -39,8 +39,6 @@ ok "patched perf kernel builds ($(wc -l <"$patched/patches.txt") patches applied
 	--append "kunit.enable=1" -- true >"$res/kunit.out" 2>&1
 rc=$?
 t "KUnit boot of the patched kernel, 1 vCPU: no splat (vm rc=$rc)" test $rc = 0
-# suite LOG NAME: the suite's result line, "pass:N fail:N skip:N"
-suite() { grep -oE "# $2: pass:[0-9]+ fail:[0-9]+ skip:[0-9]+" "$1" | head -1 | sed 's/^# [^ ]* //'; }
 for s in $(have folio-pool && echo folio_pool) $(have kernfs-bulk && echo driver-core-glue-dir driver-core-root-device); do
 	line=$(suite "$res/kunit.log" "$s")
 	t "KUnit suite $s: ${line:-not run}" bash -c "[[ '$line' =~ ^pass:[1-9][0-9]*\ fail:0\  ]]"
