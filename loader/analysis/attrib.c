@@ -259,12 +259,12 @@ static void split(struct fb_attrib_row *x, int nsteps)
  */
 static int attrib_show(const struct fb_attrib *a, const struct fb_attrib_row *x)
 {
-	char self[120];
+	char self[128];
 	int data = x->whole.have;
 
 	if (!strcmp(x->kind, "contention") || !strcmp(x->kind, "extra"))
 		return 0;
-	snprintf(self, sizeof(self), "%.80s.%.30s", x->item, x->metric + 4);
+	snprintf(self, sizeof(self), "%.80s.%.43s", x->item, x->metric + 4);
 	if (!strncmp(x->metric, "ops.", 4) && !strcmp(x->whole.per, self))
 		return 0;
 	int zero = !x->whole.have || (!x->whole.from && !x->whole.to);

@@ -43,7 +43,7 @@ struct fb_attrib_cell {
 struct fb_attrib_row {
 	char kind[12];		/* func, lock, workload, ... (fb_row_kind_name) */
 	char item[80];		/* probe, lock, workload name */
-	char metric[24];	/* calls, mean, acquisitions, ... */
+	char metric[48];	/* calls, mean, acquisitions, ops.X ... */
 	char unit[8];
 	int count;		/* a count metric (else latency/time) */
 	int primary;		/* the row's main metric in compare */

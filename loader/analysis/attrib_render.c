@@ -14,7 +14,7 @@
 #include "analysis/attrib.h"
 #include "util/util.h"
 
-#define ACELL	128
+#define ACELL	160
 #define AMAXC	(FB_ATTRIB_MAX_STEPS + 4)
 
 struct grid {
@@ -95,7 +95,7 @@ static void label_str(const struct fb_attrib_row *x, char *buf, size_t len)
 {
 	const char *per = x->whole.per[0] ? x->whole.per : "";
 
-	snprintf(buf, len, "%.11s %.50s %.23s%s%.30s", x->kind, x->item, x->metric,
+	snprintf(buf, len, "%.11s %.50s %.47s%s%.30s", x->kind, x->item, x->metric,
 		 per[0] ? " per " : "", per);
 }
 

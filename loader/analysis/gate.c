@@ -91,7 +91,7 @@ static int write_bmf(const struct fb_cmp *c, const char *path)
 		snprintf(bench, sizeof(bench), "%s:%s", fb_row_kind_name(row->kind), row->name);
 		for (int k = 0; k < row->nm; k++) {
 			const struct fb_metric *m = row->m[k];
-			char meas[40];
+			char meas[64];
 			double lo = INFINITY, hi = -INFINITY;
 			json_object *o;
 

@@ -217,6 +217,10 @@ static void decide_count(const struct fb_cmp *c, struct fb_metric *m)
 
 				snprintf(id, sizeof(id), "%s.%s", r0->workloads[w].name,
 					 r0->workloads[w].ops.v[k].name);
+				/* an op per itself is 1 in every round: no normalisation */
+				if (!strncmp(m->name, "ops.", 4) &&
+				    !strcmp(m->name + 4, r0->workloads[w].ops.v[k].name))
+					continue;
 				for (int i = 0; i < m->na && ok; i++) {
 					double o = round_op(c->base.r[i], id);
 
@@ -536,9 +540,10 @@ static int build_workload(struct fb_cmp *c, const struct fb_workload_result *w0)
 	new_metric(row, "wall", "ns", FB_M_NOISY, 1);
 	row->primary = 0;
 	for (int k = 0; k < w0->ops.n; k++) {
-		char nm[24];
+		char nm[sizeof(row->m[0]->name)];
 
-		snprintf(nm, sizeof(nm), "ops.%.19s", w0->ops.v[k].name);
+		/* the whole name: a cut one finds no op in the rounds (fb_count_get) */
+		snprintf(nm, sizeof(nm), "ops.%.39s", w0->ops.v[k].name);
 		new_metric(row, nm, "count", FB_M_COUNT, -1);
 	}
 	for (int s = 0; s < 2; s++) {

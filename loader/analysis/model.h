@@ -44,7 +44,7 @@ enum fb_metric_type {
 };
 
 struct fb_metric {
-	char name[24];		/* calls, total, mean, p50, ..., wall, ops.X */
+	char name[48];		/* calls, total, mean, p50, ..., wall, ops.X (X: up to 39) */
 	char unit[8];		/* ns, count */
 	enum fb_metric_type type;
 	int lower_is_better;	/* 1, 0, or -1 for direction-neutral */

@@ -87,7 +87,7 @@ void fb_fmt_value(const struct fb_metric *m, double v, char *buf, size_t len)
 
 #define TMAXC	12
 #define TMAXR	(MAX_ROWS * 2)
-#define TCELL	256	/* a workload's ops cell lists every op count */
+#define TCELL	1024	/* a workload's ops cell lists every op count (26 with lock rows: ~700) */
 
 struct table {
 	char title[200];
@@ -348,14 +348,21 @@ static void ops_cell(const struct fb_row *row, int side, char *buf, size_t len)
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (int k = 0; k < row->nm && o + 1 < len; k++) {
+	for (int k = 0; k < row->nm; k++) {
 		const struct fb_metric *m = row->m[k];
-		char v[40];
+		char v[40], one[120];
+		int n;
 
 		if (strncmp(m->name, "ops.", 4) || !(side ? m->nb : m->na))
 			continue;
 		fb_fmt_count(fb_median(side ? m->b : m->a, side ? m->nb : m->na), v, sizeof(v));
-		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "", m->name + 4, v);
+		n = snprintf(one, sizeof(one), "%s%s=%s", o ? " " : "", m->name + 4, v);
+		if (n < 0 || o + (size_t)n + 5 > len) {	/* room for " ..." */
+			snprintf(buf + o, len - o, " ...");
+			break;
+		}
+		memcpy(buf + o, one, (size_t)n + 1);
+		o += (size_t)n;
 	}
 	if (!buf[0])
 		snprintf(buf, len, "-");
@@ -531,7 +538,7 @@ static void print_counts(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 			cell = t_row(&t, 1, (int)m->v);
 			if (!cell)
 				break;
-			snprintf(cell[0], TCELL, "%.70s %.23s", row->name, m->name);
+			snprintf(cell[0], TCELL, "%.70s %.47s", row->name, m->name);
 			val_str(m, 0, cell[1], TCELL);
 			val_str(m, 1, cell[2], TCELL);
 			snprintf(cell[3], TCELL, "%s", m->per[0] ? m->per : "run");
