@@ -135,7 +135,8 @@ one_trial() {	# $1 = trial dir holding base/ and new/
 		;;
 	*)
 		errors=$((errors + 1))
-		[ $errors -le 3 ] && echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2
+		# (an `[ ] && echo` here ended the script under set -e at the 4th error)
+		if [ $errors -le 3 ]; then echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2; fi
 		;;
 	esac
 }
@@ -159,7 +160,10 @@ seq_trial() {
 	1)
 		fails=$((fails + 1))
 		if grep -q "^REGRESSED *$metric " <<<"$out"; then hits=$((hits + 1)); fi ;;
-	*) errors=$((errors + 1)); [ $errors -le 3 ] && echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2 ;;
+	*)
+		errors=$((errors + 1))
+		if [ $errors -le 3 ]; then echo "gate-trials: gate exit $rc: $(tail -1 <<<"$out")" >&2; fi
+		;;
 	esac
 }
 

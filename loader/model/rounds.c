@@ -129,14 +129,44 @@ static int round_cmp(const void *a, const void *b)
 	return strverscmp(((const struct fb_round *)a)->path, ((const struct fb_round *)b)->path);
 }
 
-/* A round with the same start time and kernel build id, or NULL. */
+/*
+ * The measured data of two rounds agree: arm, wall times, every histogram's
+ * count and sum, the extra values.  A start second and a build id alone do
+ * not make a copy: the start time is the guest's clock, and two boots of
+ * one kernel (an A/A pool mixes both arms' rounds) reported the same
+ * second on a loaded host (2026-12-02).
+ */
+static int same_data(const struct fb_result *a, const struct fb_result *b)
+{
+	if (strcmp(a->host.arm, b->host.arm) || strcmp(a->label, b->label) ||
+	    a->nworkloads != b->nworkloads || a->nprobes != b->nprobes || a->nextra != b->nextra)
+		return 0;
+	for (int i = 0; i < a->nworkloads; i++)
+		if (a->workloads[i].wall_ns != b->workloads[i].wall_ns)
+			return 0;
+	for (int i = 0; i < a->nprobes; i++) {
+		if (a->probes[i].nstats != b->probes[i].nstats)
+			return 0;
+		for (int k = 0; k < a->probes[i].nstats; k++)
+			if (a->probes[i].stats[k].h.count != b->probes[i].stats[k].h.count ||
+			    a->probes[i].stats[k].h.sum != b->probes[i].stats[k].h.sum)
+				return 0;
+	}
+	for (int i = 0; i < a->nextra; i++)
+		if (a->extra[i].val != b->extra[i].val)
+			return 0;
+	return 1;
+}
+
+/* A round with the same start time, kernel build id and data (a copy), or NULL. */
 static const struct fb_round *same_round(const struct fb_rounds *rs, const struct fb_result *r)
 {
 	if (!r->started[0])
 		return NULL;	/* no identity to compare */
 	for (int i = 0; i < rs->n; i++)
 		if (!strcmp(rs->v[i].r->started, r->started) &&
-		    !strcmp(rs->v[i].r->host.build_id, r->host.build_id))
+		    !strcmp(rs->v[i].r->host.build_id, r->host.build_id) &&
+		    same_data(rs->v[i].r, r))
 			return &rs->v[i];
 	return NULL;
 }

@@ -78,6 +78,10 @@ static void test_dedup(void)
 	round_file("round-1-copy.json", "2026-12-01T08:00:01Z", 1);
 	CHECKF(loads(3, "the same round as", err, sizeof(err)),
 	       "a copy (same start time and build id) counts once (%s)", err);
+	round_file("round-1-other.json", "2026-12-01T08:00:01Z", 7);
+	CHECKF(loads(4, NULL, err, sizeof(err)),
+	       "another boot that reported the same start second and build id is kept (%s)", err);
+	unlink(path("round-1-other.json"));
 	symlink("nowhere.json", path("gone.json"));
 	CHECKF(loads(3, "dangling symlink", err, sizeof(err)), "a dangling symlink is reported (%s)",
 	       err);
