@@ -67,25 +67,33 @@ bash tests/guest/series-test.sh "$res"
 # when building them still fits the CI budget: FB_CI_START (epoch s) +
 # FB_CI_BUDGET (s) against 1.3x this machine's baseline perf build time
 # plus 15 minutes of arm switch and guests.
-lockstat_go() {	# prints why when it says no
-	local b p est now
-	b=$(scripts/kernel-build.sh --print baseline lockstat) p=$(scripts/kernel-build.sh --print patched lockstat)
-	case "${FB_LOCKSTAT:-1}" in
-	0) echo "# SKIP lockstat flavour: FB_LOCKSTAT=0"; return 1 ;;
+# budget_go NAME SETTING EST CACHED VAR: the FB_LOCKSTAT / FB_DRM decision.
+# SETTING 0 skips, 1 runs, auto runs when CACHED is 1 or when EST seconds
+# of building still fit FB_CI_START + FB_CI_BUDGET; says why when it skips.
+budget_go() {
+	local name=$1 setting=$2 est=$3 cached=$4 var=$5 now
+	case "$setting" in
+	0) echo "# SKIP $name: $var=0"; return 1 ;;
 	auto) ;;
 	*) return 0 ;;
 	esac
-	[ -f "$b/bzImage" ] && [ -f "$p/bzImage" ] && return 0
-	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 900 ))
-	[ -f "$b/bzImage" ] && est=900
+	[ "$cached" = 1 ] && return 0
 	now=$(date +%s)
 	if [ $(( now + est )) -le $(( ${FB_CI_START:-$now} + ${FB_CI_BUDGET:-3600} )) ]; then
-		echo "# lockstat flavour: building (about ${est}s; $(( now - ${FB_CI_START:-$now} ))s of the ${FB_CI_BUDGET:-3600}s budget used)"
+		echo "# $name: building (about ${est}s; $(( now - ${FB_CI_START:-$now} ))s of the ${FB_CI_BUDGET:-3600}s budget used)"
 		return 0
 	fi
-	echo "# SKIP lockstat flavour: its kernels are not cached and building them (about ${est}s) would pass the CI budget" \
-		"(${FB_CI_BUDGET:-3600}s, $(( now - ${FB_CI_START:-$now} ))s used); FB_LOCKSTAT=1 make test runs them"
+	echo "# SKIP $name: not cached, and building it (about ${est}s) would pass the CI budget" \
+		"(${FB_CI_BUDGET:-3600}s, $(( now - ${FB_CI_START:-$now} ))s used); $var=1 make test runs it"
 	return 1
+}
+lockstat_go() {
+	local b p est cached=0
+	b=$(scripts/kernel-build.sh --print baseline lockstat) p=$(scripts/kernel-build.sh --print patched lockstat)
+	[ -f "$b/bzImage" ] && [ -f "$p/bzImage" ] && cached=1
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 900 ))
+	[ -f "$b/bzImage" ] && est=900
+	budget_go "lockstat flavour" "${FB_LOCKSTAT:-1}" "$est" "$cached" FB_LOCKSTAT
 }
 lockstat_flavour() {
 	bls=$(kernel baseline lockstat)
@@ -117,24 +125,12 @@ lockstat_flavour() {
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
 # boot (483 objects recompiled, a third of a cold build; README "Cost").
-drm_go() {	# prints why when it says no
-	local d est now
+drm_go() {
+	local d cached=0
 	d=$(scripts/kernel-build.sh --print patched drm)
-	case "${FB_DRM:-1}" in
-	0) echo "# SKIP drm flavour: FB_DRM=0"; return 1 ;;
-	auto) ;;
-	*) return 0 ;;
-	esac
-	[ -f "$d/bzImage" ] && return 0
-	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 ))
-	now=$(date +%s)
-	if [ $(( now + est )) -le $(( ${FB_CI_START:-$now} + ${FB_CI_BUDGET:-3600} )) ]; then
-		echo "# drm flavour: building (about ${est}s; $(( now - ${FB_CI_START:-$now} ))s of the ${FB_CI_BUDGET:-3600}s budget used)"
-		return 0
-	fi
-	echo "# SKIP drm flavour: its kernel is not cached and building it (about ${est}s) would pass the CI budget" \
-		"(${FB_CI_BUDGET:-3600}s, $(( now - ${FB_CI_START:-$now} ))s used); FB_DRM=1 make test runs it"
-	return 1
+	[ -f "$d/bzImage" ] && cached=1
+	budget_go "drm flavour" "${FB_DRM:-1}" \
+		$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 )) "$cached" FB_DRM
 }
 
 echo "# time: $(date -u +%T), the perf-flavour checks done"
