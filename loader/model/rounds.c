@@ -158,15 +158,17 @@ static int same_data(const struct fb_result *a, const struct fb_result *b)
 	return 1;
 }
 
+int fb_round_same(const struct fb_result *a, const struct fb_result *b)
+{
+	return a->started[0] && !strcmp(a->started, b->started) &&
+	       !strcmp(a->host.build_id, b->host.build_id) && same_data(a, b);
+}
+
 /* A round with the same start time, kernel build id and data (a copy), or NULL. */
 static const struct fb_round *same_round(const struct fb_rounds *rs, const struct fb_result *r)
 {
-	if (!r->started[0])
-		return NULL;	/* no identity to compare */
 	for (int i = 0; i < rs->n; i++)
-		if (!strcmp(rs->v[i].r->started, r->started) &&
-		    !strcmp(rs->v[i].r->host.build_id, r->host.build_id) &&
-		    same_data(rs->v[i].r, r))
+		if (fb_round_same(rs->v[i].r, r))
 			return &rs->v[i];
 	return NULL;
 }

@@ -48,6 +48,11 @@ struct fb_rounds {
 int fb_rounds_load(struct fb_rounds *rs, const char *path, int max, char *err, size_t errlen);
 void fb_rounds_free(struct fb_rounds *rs);
 /*
+ * One round twice (a copy): the same start time, kernel build id and
+ * measured data (arm, wall times, histogram counts and sums, extras).
+ */
+int fb_round_same(const struct fb_result *a, const struct fb_result *b);
+/*
  * One line with the rounds used ("NAME: 15 rounds from DIR: round-1.json,
  * ..."), then one line per dropped entry with its reason.
  */

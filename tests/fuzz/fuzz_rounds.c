@@ -155,9 +155,7 @@ static void check(const struct fb_rounds *rs)
 				__builtin_trap();
 			if (a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 				__builtin_trap();	/* one file twice */
-			if (rs->v[i].r->started[0] &&
-			    !strcmp(rs->v[i].r->started, rs->v[j].r->started) &&
-			    !strcmp(rs->v[i].r->host.build_id, rs->v[j].r->host.build_id))
+			if (fb_round_same(rs->v[i].r, rs->v[j].r))
 				__builtin_trap();	/* one round twice */
 		}
 	}
