@@ -36,6 +36,15 @@ hog_stop() {
 }
 trap hog_stop EXIT INT TERM
 
+die() { echo "clock-study.sh: $*" >&2; exit 2; }
+# the MODE, LOAD, ROUNDS and LOOPS words, before anything runs
+check_args() {	# MODE LOAD ROUNDS [LOOPS]
+	case "$1" in host|icount) ;; *) die "MODE is host or icount, not '$1'" ;; esac
+	case "$2" in hog|asis) ;; *) die "LOAD is hog or asis, not '$2'" ;; esac
+	[[ $3 =~ ^[1-9][0-9]{0,2}$ ]] || die "ROUNDS is a whole number from 1 to 999, not '$3'"
+	[ $# -lt 4 ] || [[ $4 =~ ^[0-9]{1,4}$ ]] || die "LOOPS is a whole number from 0 to 9999, not '$4'"
+}
+
 run_ab() {	# run_ab LOAD DIR ARGS...
 	local load=$1 dir=$2
 	shift 2
@@ -63,20 +72,26 @@ cv() {	# CV in % of every metric over the rounds of both arms
 
 case "${1:-}" in
 aa)
+	[ $# -eq 5 ] || die "usage: clock-study.sh aa MODE LOAD ROUNDS OUT"
 	mode=$2 load=$3 rounds=$4 out=$5
+	check_args "$mode" "$load" "$rounds"
 	mkdir -p "$out"
 	run_ab "$load" "$out/aa-$mode-$load" --clock "$mode" --baseline baseline \
 		--patched baseline --workload nft --workload sysfs --rounds "$rounds"
 	;;
 aanft)
+	[ $# -eq 5 ] || die "usage: clock-study.sh aanft MODE LOAD ROUNDS OUT"
 	mode=$2 load=$3 rounds=$4 out=$5
+	check_args "$mode" "$load" "$rounds"
 	mkdir -p "$out"
 	run_ab "$load" "$out/aanft-$mode-$load" --clock "$mode" --baseline baseline \
 		--patched baseline --workload nft --probes 'nft_trans_alloc*' \
 		--probes nf_tables_trans_destroy_work --rounds "$rounds"
 	;;
 inject)
+	[ $# -eq 6 ] || die "usage: clock-study.sh inject MODE LOAD ROUNDS LOOPS OUT"
 	mode=$2 load=$3 rounds=$4 loops=$5 out=$6
+	check_args "$mode" "$load" "$rounds" "$loops"
 	mkdir -p "$out"
 	run_ab "$load" "$out/inj-$mode-$load-$loops" --clock "$mode" --baseline baseline \
 		--patched regress --workload nft --probes 'nft_trans_alloc*' \

@@ -74,8 +74,9 @@ budget_go() {
 	local name=$1 setting=$2 est=$3 cached=$4 var=$5 now
 	case "$setting" in
 	0) echo "# SKIP $name: $var=0"; return 1 ;;
+	1) return 0 ;;
 	auto) ;;
-	*) return 0 ;;
+	*) echo "not ok - $var must be 0, 1 or auto, not '$setting'"; exit 2 ;;
 	esac
 	[ "$cached" = 1 ] && return 0
 	now=$(date +%s)
