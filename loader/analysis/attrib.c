@@ -165,7 +165,7 @@ static int add_cmp(struct fb_attrib *a, int i, int j, int step, char *err, size_
 	}
 	a->rounds[i] = c.base.n;
 	a->rounds[j] = c.new.n;
-	int icount = c.base.n && c.base.r[0]->host.clock == FB_CLOCK_ICOUNT;
+	int icount = fb_cmp_icount(&c);
 
 	for (int r = 0; r < c.nrows && !ret; r++)
 		for (int k = 0; k < c.rows[r].nm; k++) {

@@ -43,16 +43,11 @@ const char *fb_gate_metrics_preset(const char *s)
 	return s;
 }
 
-static int icount_rounds(const struct fb_cmp *c)
-{
-	return c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT;
-}
-
 const char *fb_gate_metrics_for(const struct fb_cmp *c, const char *m)
 {
 	if (m && m != (const char *)FB_GATE_METRICS)
 		return m;	/* chosen with --metrics */
-	if (icount_rounds(c))
+	if (fb_cmp_icount(c))
 		return FB_GATE_METRICS_ICOUNT;
 	return FB_GATE_METRICS;
 }
@@ -61,7 +56,7 @@ double fb_gate_thr_for(const struct fb_cmp *c, double thr)
 {
 	if (thr >= 0)
 		return thr;	/* chosen with --max-regression */
-	return icount_rounds(c) ? FB_GATE_THR_PCT_ICOUNT : FB_GATE_THR_PCT;
+	return fb_cmp_icount(c) ? FB_GATE_THR_PCT_ICOUNT : FB_GATE_THR_PCT;
 }
 
 int fb_metric_dir(const struct fb_metric *m)
@@ -225,7 +220,7 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 			 GATE_MIN_ROUNDS);
 		return;
 	}
-	if (icount_rounds(c)) {
+	if (fb_cmp_icount(c)) {
 		/*
 		 * instruction counts: rounds differ by 0.1% (interrupts), ranks of
 		 * 3-5 rounds cannot reach alpha; Welch on logs with a 0.1% floor

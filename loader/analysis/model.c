@@ -669,6 +669,11 @@ void fb_cmp_rows_free(struct fb_cmp *c)
 	c->nrows = 0;
 }
 
+int fb_cmp_icount(const struct fb_cmp *c)
+{
+	return c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT;
+}
+
 void fb_cmp_free(struct fb_cmp *c)
 {
 	fb_cmp_rows_free(c);

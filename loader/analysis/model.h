@@ -78,6 +78,8 @@ struct fb_cmp {
 int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen);
 /* Frees the rows and both sides' rounds; or only the rows (to build again). */
 void fb_cmp_free(struct fb_cmp *c);
+/* Rounds of instruction-paced guests (icount): every round of a comparison has one clock. */
+int fb_cmp_icount(const struct fb_cmp *c);
 void fb_cmp_rows_free(struct fb_cmp *c);
 void fb_side_free(struct fb_side *s);
 

@@ -575,7 +575,7 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 
 const char *fb_cmp_clock_note(const struct fb_cmp *c)
 {
-	if (c->base.n && c->base.r[0]->host.clock == FB_CLOCK_ICOUNT)
+	if (fb_cmp_icount(c))
 		return "Times are instruction-paced virtual time (qemu icount: 1 ns = 2^shift "
 		       "ns per instruction executed), not host time.";
 	return "Times are guest time under the host's clock.";
