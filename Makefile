@@ -35,7 +35,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 SKELS    := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
-LOADER_SRCS := $(wildcard loader/*.c loader/*/*.c)
+LOADER_SRCS := $(wildcard loader/*.c loader/*/*.c loader/*/*/*.c)
 LOADER_OBJS := $(patsubst loader/%.c,$(OUT)/loader/%.o,$(LOADER_SRCS))
 LIB_OBJS := $(filter-out $(OUT)/loader/main.o,$(LOADER_OBJS))
 TEST_SRCS := $(wildcard tests/unit/*.c)
@@ -90,13 +90,13 @@ T_DEPS_test_results := $(T_MODEL)
 T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/util/util.o
 T_DEPS_test_shard := $(O)/guest/shard.o $(O)/util/util.o $(O)/util/cli.o
-T_DEPS_test_stats := $(O)/analysis/stats.o $(O)/util/util.o
-T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*.c)) \
+T_DEPS_test_stats := $(O)/analysis/compare/stats.o $(O)/util/util.o
+T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*/*.c)) \
 		       $(O)/util/cli.o $(T_MODEL)
 T_DEPS_test_gate := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
-T_DEPS_test_changepoint := $(O)/analysis/changepoint.o $(O)/analysis/cp_synth.o \
-			   $(O)/analysis/stats.o $(O)/util/util.o
+T_DEPS_test_changepoint := $(O)/analysis/history/changepoint.o $(O)/analysis/history/cp_synth.o \
+			   $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_history := $(T_DEPS_test_compare)
 T_DEPS_test_rounds := $(O)/model/rounds.o $(T_MODEL)
 T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(O)/measure/attach.o $(T_WL) $(T_MODEL)

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
-#include "analysis/history.h"
-#include "analysis/merge.h"
+#include "analysis/compare/compare.h"
+#include "analysis/history/history.h"
+#include "analysis/shard/merge.h"
 #include "guest/vm.h"
 #include "measure/run.h"
 

@@ -8,7 +8,7 @@
  * With --per-patch SERIES the arms are the base and every prefix of the
  * series (SERIES@1 .. SERIES@N, scripts/kernel-build.sh), interleaved the
  * same way; DIR/per-patch.json lists them for the attribution table
- * (analysis/attrib.c), and rounds of a prefix whose kernel and workload
+ * (analysis/attrib/attrib.c), and rounds of a prefix whose kernel and workload
  * arguments did not change since an earlier run into DIR are kept.
  */
 #include <argp.h>
@@ -25,10 +25,10 @@
 #include <unistd.h>
 
 #include "model/fb.h"
-#include "analysis/attrib.h"
-#include "analysis/compare.h"
-#include "analysis/gate.h"
-#include "analysis/stats.h"
+#include "analysis/attrib/attrib.h"
+#include "analysis/compare/compare.h"
+#include "analysis/gate/gate.h"
+#include "analysis/compare/stats.h"
 #include "guest/shard.h"
 #include "guest/vm.h"
 #include "util/cli.h"
@@ -315,7 +315,7 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	return write_json(e, o, "ab.json");
 }
 
-/* DIR/per-patch.json: the prefixes in order, for analysis/attrib.c. */
+/* DIR/per-patch.json: the prefixes in order, for analysis/attrib/attrib.c. */
 static int write_pp_json(const struct ab_env *e)
 {
 	json_object *o = json_object_new_object(), *a = json_object_new_array();

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate.h"
-#include "analysis/render.h"
+#include "analysis/gate/gate.h"
+#include "analysis/compare/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

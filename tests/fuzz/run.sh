@@ -24,8 +24,8 @@ lib=(loader/model/results.c loader/model/hist.c loader/model/counts.c loader/mod
      loader/util/util.c)
 if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_results" 2>"$out/build.log" ||
-   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/model.c loader/analysis/render.c \
-		loader/analysis/gatemodel.c loader/analysis/stats.c "${lib[@]}" \
+   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/compare/cmpmodel.c loader/analysis/compare/render.c \
+		loader/analysis/gate/gatemodel.c loader/analysis/compare/stats.c "${lib[@]}" \
 	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log" ||
    ! "${cc[@]}" tests/fuzz/fuzz_rounds.c loader/model/rounds.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_rounds" 2>>"$out/build.log"; then

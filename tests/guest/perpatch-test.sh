@@ -168,7 +168,7 @@ if [ "$to" -ge 3 ]; then
 fi
 
 # ---- report (needs report.c to call fb_attrib_report) ----
-if grep -q fb_attrib_report loader/analysis/report.c; then
+if grep -q fb_attrib_report loader/analysis/report/report.c; then
 	"$fb" report "$dir" --out "$res/pp-report" >"$res/pp-report.out" 2>&1
 	t "foliobench report DIR prints the attribution table and writes md/html" bash -c \
 		"grep -q '^Attribution of kernfs-bulk' '$res/pp-report.out' &&

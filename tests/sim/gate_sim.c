@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate.h"
+#include "analysis/gate/gate.h"
 #include "synth.h"
 
 struct tally {

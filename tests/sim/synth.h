@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/model.h"
+#include "analysis/compare/cmpmodel.h"
 
 struct synth {
 	double shift;		/* a_func scale x (1 + shift) */

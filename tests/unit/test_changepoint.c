@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_changepoint.c - the E-divisive detector (analysis/changepoint.c) on
+ * test_changepoint.c - the E-divisive detector (analysis/history/changepoint.c) on
  * hand-made series and on the synthetic cases `foliobench history
- * selftest` prints (analysis/cp_synth.c): detection rate and false change
+ * selftest` prints (analysis/history/cp_synth.c): detection rate and false change
  * points per 100 points against bounds.  Broken detectors (a test that
  * accepts every split, no rank transform under outliers) are shown to
  * fail those bounds, and so does the detector without its kappa search.
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/changepoint.h"
+#include "analysis/history/changepoint.h"
 #include "tap.h"
 
 /* lowest detection rate and highest false change points per 100 points, per case */

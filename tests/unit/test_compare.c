@@ -20,7 +20,7 @@
 
 #include <json-c/json.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "tap.h"
 #include "model/fb.h"
 

@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
-#include "analysis/gate.h"
+#include "analysis/compare/compare.h"
+#include "analysis/gate/gate.h"
 #include "synth.h"
 #include "tap.h"
 

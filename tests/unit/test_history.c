@@ -18,7 +18,7 @@
 
 #include <sqlite3.h>
 
-#include "analysis/history.h"
+#include "analysis/history/history.h"
 #include "tap.h"
 
 static char tmp[128];

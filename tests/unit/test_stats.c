@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_stats.c - unit tests of loader/analysis/stats.c on synthetic samples.
+ * test_stats.c - unit tests of loader/analysis/compare/stats.c on synthetic samples.
  *
  * Reference values for the rank tests come from an independent brute-force
  * enumeration (below) and from a Python transcription of the textbook
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "analysis/compare/stats.h"
 #include "tap.h"
 
 #define CHECK(cond, name) CHECKF(cond, "%s", name)

@@ -19,7 +19,7 @@
 #include <openssl/evp.h>
 #include <sqlite3.h>
 
-#include "analysis/history.h"
+#include "analysis/history/history.h"
 
 struct fb_hdb {
 	sqlite3 *db;

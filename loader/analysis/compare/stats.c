@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "analysis/compare/stats.h"
 
 static int cmp_double(const void *x, const void *y)
 {

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/changepoint.h"
-#include "analysis/stats.h"
+#include "analysis/history/changepoint.h"
+#include "analysis/compare/stats.h"
 
 #define CP_SEED_DEFAULT	0x6368616e6765ULL	/* "change" */
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/compare.h"
-#include "analysis/history.h"
+#include "analysis/compare/compare.h"
+#include "analysis/history/history.h"
 
 #define W	760
 #define H	220

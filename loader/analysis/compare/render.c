@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/render.h"
+#include "analysis/compare/render.h"
 
 #define MAX_ROWS	512	/* rows of a model (model.c) */
 

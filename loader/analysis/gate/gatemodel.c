@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate.h"
+#include "analysis/gate/gate.h"
 #include "util/util.h"
 
 #define GATE_MIN_ROUNDS	3

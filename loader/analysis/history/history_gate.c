@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/history.h"
-#include "analysis/stats.h"
+#include "analysis/history/history.h"
+#include "analysis/compare/stats.h"
 
 struct newround {
 	struct fb_hround id;

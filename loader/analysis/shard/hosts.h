@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "analysis/model.h"
+#include "analysis/compare/cmpmodel.h"
 
 /*
  * Where a side's rounds come from two or more machines (the results'

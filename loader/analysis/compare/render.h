@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "analysis/model.h"
+#include "analysis/compare/cmpmodel.h"
 
 enum fb_fmt { FB_FMT_TEXT, FB_FMT_MD, FB_FMT_CSV, FB_FMT_HTML };
 

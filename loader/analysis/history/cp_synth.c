@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/changepoint.h"
-#include "analysis/stats.h"
+#include "analysis/history/changepoint.h"
+#include "analysis/compare/stats.h"
 
 #define SYN_BASE	1000.0
 #define SYN_SD		20.0

@@ -2,16 +2,16 @@
 /*
  * compare.h - the subcommands compare, report and gate, and the command
  * line they share.  They are thin clients of the comparison model
- * (model.h), the side loader (side.h) and the renderer (render.h).
+ * (cmpmodel.h), the side loader (side.h) and the renderer (render.h).
  */
 #ifndef FB_COMPARE_H
 #define FB_COMPARE_H
 
 #include <stdio.h>
 
-#include "analysis/model.h"
-#include "analysis/render.h"
-#include "analysis/side.h"
+#include "analysis/compare/cmpmodel.h"
+#include "analysis/compare/render.h"
+#include "analysis/compare/side.h"
 
 /* compare's and report's defaults (docs/compare.md) */
 #define FB_CMP_DEFAULT_ALPHA		0.05

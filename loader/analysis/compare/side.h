@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "analysis/model.h"
+#include "analysis/compare/cmpmodel.h"
 
 /*
  * Loads one side: a results file, or a directory of *.json rounds

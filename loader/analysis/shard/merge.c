@@ -20,8 +20,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
-#include "analysis/merge.h"
+#include "analysis/compare/compare.h"
+#include "analysis/shard/merge.h"
 #include "model/fb.h"
 #include "util/cli.h"
 #include "util/util.h"

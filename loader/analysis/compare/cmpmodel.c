@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * model.c - the comparison model (model.h): validation of the two sides,
+ * cmpmodel.c - the comparison model (cmpmodel.h): validation of the two sides,
  * rows, metrics and their verdicts.  No I/O.  Design: docs/compare.md.
  */
 #include <math.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/model.h"
+#include "analysis/compare/cmpmodel.h"
 #include "util/util.h"
 
 #define MAX_CONT_LOCKS	64

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/attrib.h"
+#include "analysis/attrib/attrib.h"
 #include "util/util.h"
 
 #define ATTRIB_MAX_ROWS	1024

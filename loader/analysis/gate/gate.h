@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/model.h"
+#include "analysis/compare/cmpmodel.h"
 
 /*
  * Defaults.  Per-call p50 and p90, not the mean: under TCG a boot's mean is

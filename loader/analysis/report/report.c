@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "analysis/attrib.h"
-#include "analysis/compare.h"
+#include "analysis/attrib/attrib.h"
+#include "analysis/compare/compare.h"
 #include "util/cli.h"
 
 #define SVG_W	680

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "analysis/changepoint.h"
+#include "analysis/history/changepoint.h"
 #include "model/fb.h"
 
 #define FB_HDB_VERSION		2

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate.h"
-#include "analysis/hosts.h"
+#include "analysis/gate/gate.h"
+#include "analysis/shard/hosts.h"
 #include "util/util.h"
 
 #define HOSTS_MAX	64

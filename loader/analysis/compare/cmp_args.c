@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli.c - what compare, report and gate share on the command line: the
+ * cmp_args.c - what compare, report and gate share on the command line: the
  * argp children fb_cmp_argp (--alpha, --base-arm, --new-arm,
  * --allow-param-diff, the operands) and fb_cmp_effect_argp (--min-effect),
  * and opening the sides they name (compare.h).
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
-#include "analysis/hosts.h"
+#include "analysis/compare/compare.h"
+#include "analysis/shard/hosts.h"
 #include "util/util.h"
 
 void fb_one_line(char *s)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/side.h"
+#include "analysis/compare/side.h"
 #include "model/rounds.h"
 #include "util/util.h"
 

@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 
 #define FB_ATTRIB_FILE		"per-patch.json"
 #define FB_ATTRIB_MAX_STEPS	16

@@ -13,9 +13,9 @@
 
 #include <json-c/json.h>
 
-#include "analysis/compare.h"
-#include "analysis/history.h"
-#include "analysis/gate.h"
+#include "analysis/compare/compare.h"
+#include "analysis/history/history.h"
+#include "analysis/gate/gate.h"
 #include "util/cli.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS

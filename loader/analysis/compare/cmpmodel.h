@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * model.h - the comparison model: sides -> rows -> metrics -> verdicts.
+ * cmpmodel.h - the comparison model: sides -> rows -> metrics -> verdicts.
  *
  * Pure: no file, no terminal.  Each side (BASE, NEW) is a list of loaded
  * rounds (side.h loads them).  fb_cmp_build() matches probes, workloads,
@@ -9,13 +9,13 @@
  * and a verdict (stats.h).  compare, report, gate and ab's summary read
  * the rows; render.h prints them.
  */
-#ifndef FB_MODEL_H
-#define FB_MODEL_H
+#ifndef FB_CMPMODEL_H
+#define FB_CMPMODEL_H
 
 #include <stddef.h>
 
 #include "model/fb.h"
-#include "analysis/stats.h"
+#include "analysis/compare/stats.h"
 
 #define FB_CMP_MAX_ROUNDS	FB_STATS_MAX_N
 #define FB_CMP_MAX_METRICS	16
@@ -87,4 +87,4 @@ void fb_side_free(struct fb_side *s);
 void fb_metric_id(const struct fb_row *row, const struct fb_metric *m, char *buf, size_t len);
 const char *fb_row_kind_name(enum fb_row_kind k);
 
-#endif /* FB_MODEL_H */
+#endif /* FB_CMPMODEL_H */

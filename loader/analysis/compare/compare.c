@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c - `foliobench compare BASE NEW`: the model (model.h) printed
+ * compare.c - `foliobench compare BASE NEW`: the model (cmpmodel.h) printed
  * by the renderer (render.h).  Design: docs/compare.md.
  */
 #include <argp.h>
 #include <errno.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/compare/compare.h"
 #include "util/cli.h"
 #include "util/util.h"
 

@@ -14,7 +14,7 @@
 
 #include <json-c/json.h>
 
-#include "analysis/history.h"
+#include "analysis/history/history.h"
 #include "util/cli.h"
 
 #define MAX_GLOBS	32
