@@ -3,17 +3,25 @@
  * fblock.bpf.c - hold time of a few watched lock instances.
  *
  * The loader opens this object once per lock function and attaches exactly
- * ONE program to it: fexit on the acquire function (down_write, down_read,
- * mutex_lock, _raw_spin_lock) or fentry on the release function (up_write,
- * up_read, mutex_unlock, _raw_spin_unlock).  Under TCG a second trampoline
- * program on a busy lock function oopsed guests, so there is no fentry on
- * an acquire function, hence no "acquire entry" timestamp: wait time comes
- * from lock:contention_begin/end filtered to the same addresses (fbcont).
+ * ONE trampoline program to it (under TCG a second trampoline program on a
+ * busy lock function oopsed guests): fentry on the acquire function
+ * (down_write, down_read, mutex_lock, _raw_spin_lock) or on the release
+ * function (up_write, up_read, mutex_unlock, _raw_spin_unlock).  An fentry
+ * trampoline is cheaper than an fexit one, which calls the function from
+ * the trampoline between two more enter/exit calls; these programs run on
+ * every acquisition of every lock of the kind, so that difference is most
+ * of a lock row's cost (reports/overhead/).  FB_LOCKHOOK=fexit (locks.c)
+ * attaches fb_acq_fexit instead, the method before, to measure both.
  *
- * Hold = acquire return -> release entry, on the same task and lock.  A
- * release on a task that did not acquire (an rwsem read hold handed to
- * another task, or one acquired before attaching) finds no start and is
- * not counted, so every hold counted is one acquisition with its release.
+ * Hold = acquired -> release entry, on the same task and lock.  With fentry
+ * on the acquire function the hold starts at its entry and, when the
+ * acquisition had to wait, restarts at lock:contention_end, which the lock
+ * slow paths fire once the lock is taken (fb_acq_waited, a tracepoint, so
+ * not a second trampoline): the wait is not in the hold, only the
+ * uncontended fast path's few instructions are.  A release on a task that
+ * did not acquire (an rwsem read hold handed to another task, or one
+ * acquired before attaching) finds no start and is not counted, so every
+ * hold counted is one acquisition with its release.
  *
  * The watched addresses and their histogram slots are rodata (resolved
  * before loading), so the per-call cost on unwatched locks is a few compares;
@@ -98,6 +106,30 @@ SEC("fexit/foliobench_placeholder")
 int BPF_PROG(fb_acq_fexit)
 {
 	return on_acquired(lock_arg(ctx));
+}
+
+SEC("fentry/foliobench_placeholder")
+int BPF_PROG(fb_acq_fentry)
+{
+	return on_acquired(lock_arg(ctx));
+}
+
+/* a waited-for acquisition: the hold starts now that the lock is taken */
+SEC("raw_tp/contention_end")
+int BPF_PROG(fb_acq_waited, void *lock, int ret)
+{
+	int i = lock_index((u64)lock);
+	struct fb_start_key key;
+	u64 *ts;
+
+	if (i < 0)
+		return 0;
+	key.tid = (u32)bpf_get_current_pid_tgid();
+	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];
+	ts = bpf_map_lookup_elem(&held, &key);
+	if (ts)
+		*ts = bpf_ktime_get_ns();
+	return 0;
 }
 
 SEC("fentry/foliobench_placeholder")

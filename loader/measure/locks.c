@@ -3,16 +3,23 @@
  * locks.c - lock hold histograms per instance, for kernels without lockdep.
  *
  * Method (and why): one instance of the generic fblock object per lock
- * function, carrying exactly one program: fexit on the acquire function,
- * fentry on the release function.  Measured under TCG: a second trampoline
- * program on a busy lock function oopsed guests, cross-vCPU text poking
- * oopsed 2-vCPU guests; one program per lock function in a one-vCPU guest
- * did not.  So every function gets one program, attached before the
+ * function, carrying exactly one trampoline program: fentry on the acquire
+ * function and on the release function.  Measured under TCG: a second
+ * trampoline program on a busy lock function oopsed guests, cross-vCPU text
+ * poking oopsed 2-vCPU guests; one program per lock function in a one-vCPU
+ * guest did not.  So every function gets one program, attached before the
  * workload starts and detached after it ends, with the watched instances'
- * addresses in rodata (unwatched locks cost a few compares).  A row's
- * hold is acquire-return -> release-entry on the same task; its wait is
- * lock:contention_begin/end filtered to the address (fbcont), i.e. the
- * contended acquisitions only, as lock_stat counts them.
+ * addresses in rodata (unwatched locks cost a few compares).  These
+ * programs run on every acquisition of every lock of their kind, so the
+ * trampoline is what a lock row costs: fentry on the acquire side instead
+ * of fexit took the sysfs workload's lock-row cost from ... (reports/overhead/).
+ * A row's hold starts at the acquire function's entry, restarted at
+ * lock:contention_end when it waited (a tracepoint program in the same
+ * instance), and ends at the release function's entry, on the same task;
+ * its wait is lock:contention_begin/end filtered to the address (fbcont),
+ * i.e. the contended acquisitions only, as lock_stat counts them.
+ * FB_LOCKHOOK=fexit attaches fexit on the acquire side instead (the method
+ * before; scripts/overhead.sh measures both in one boot).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -51,8 +58,25 @@ static const struct lock_fn {
 struct fb_locks {
 	const struct fb_record *rec;
 	int held_fd;
+	int fexit;			/* FB_LOCKHOOK=fexit: the acquire side by fexit */
 	struct fblock_bpf *skel[NFNS];
 };
+
+/* FB_LOCKHOOK: "fentry" (the default) or "fexit" for the acquire side */
+static int lockhook_fexit(void)
+{
+	const char *v = getenv("FB_LOCKHOOK");
+
+	return v && !strcmp(v, "fexit");
+}
+
+/* the one program an instance attaches to its lock function */
+static struct bpf_program *fn_prog(struct fblock_bpf *k, const struct lock_fn *f, int fexit)
+{
+	if (!f->acquire)
+		return k->progs.fb_rel_fentry;
+	return fexit ? k->progs.fb_acq_fexit : k->progs.fb_acq_fentry;
+}
 
 static void watch_note(struct fb_lock_watch *w, const char *fn, int acquire, int err)
 {
@@ -60,7 +84,7 @@ static void watch_note(struct fb_lock_watch *w, const char *fn, int acquire, int
 
 	w->ok = 0;
 	snprintf(w->reason + len, sizeof(w->reason) - len, "%s%s %s: %s", len ? "; " : "",
-		 fn, acquire ? "fexit" : "fentry", strerror(-err));
+		 fn, acquire && lockhook_fexit() ? "fexit" : "fentry", strerror(-err));
 }
 
 static void watch_sym(struct fb_lock_watch *w, const char *fn, int acquire)
@@ -76,6 +100,25 @@ static int serves(const struct lock_fn *f, const struct fb_lock_watch *w)
 {
 	return w->addr && (w->type == f->type || w->type == FB_LK_ANY) &&
 	       (!f->read || w->read_slot >= 0);
+}
+
+/* Attaches p (and the wait fix-up with an fentry acquire side). */
+static int attach_progs(struct fblock_bpf *k, struct bpf_program *p)
+{
+	struct bpf_link *link = bpf_program__attach(p);
+
+	if (!link)
+		return -errno;
+	if (p == k->progs.fb_acq_fexit)
+		k->links.fb_acq_fexit = link;
+	else if (p == k->progs.fb_rel_fentry)
+		k->links.fb_rel_fentry = link;
+	else
+		k->links.fb_acq_fentry = link;
+	if (p != k->progs.fb_acq_fentry)
+		return 0;
+	k->links.fb_acq_waited = bpf_program__attach(k->progs.fb_acq_waited);
+	return k->links.fb_acq_waited ? 0 : -errno;
 }
 
 /* Loads and attaches one function's program for the watches it serves. */
@@ -97,9 +140,12 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 							    w[i].hold_slot);
 	}
 	k->rodata->nlocks = nl;
-	p = f->acquire ? k->progs.fb_acq_fexit : k->progs.fb_rel_fentry;
-	bpf_program__set_autoload(f->acquire ? k->progs.fb_rel_fentry : k->progs.fb_acq_fexit,
-				  false);
+	p = fn_prog(k, f, l->fexit);
+	bpf_program__set_autoload(k->progs.fb_acq_fexit, p == k->progs.fb_acq_fexit);
+	bpf_program__set_autoload(k->progs.fb_acq_fentry, p == k->progs.fb_acq_fentry);
+	bpf_program__set_autoload(k->progs.fb_rel_fentry, p == k->progs.fb_rel_fentry);
+	/* the wait fix-up, where the hold starts at the acquire function's entry */
+	bpf_program__set_autoload(k->progs.fb_acq_waited, p == k->progs.fb_acq_fentry);
 	err = bpf_program__set_attach_target(p, 0, fn);
 	if (!err)
 		err = fb_record_reuse(l->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
@@ -107,15 +153,8 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
 	if (!err)
 		err = fblock_bpf__load(k);
-	if (!err) {
-		struct bpf_link *link = bpf_program__attach(p);
-
-		err = link ? 0 : -errno;
-		if (f->acquire)
-			k->links.fb_acq_fexit = link;
-		else
-			k->links.fb_rel_fentry = link;
-	}
+	if (!err)
+		err = attach_progs(k, p);
 	if (err) {
 		fblock_bpf__destroy(k);
 		return err < 0 ? err : -EINVAL;
@@ -183,11 +222,13 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	if (!l)
 		return NULL;
 	l->rec = rec;
+	l->fexit = lockhook_fexit();
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
 				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
-		snprintf(w[i].method, sizeof(w[i].method), "fexit+fentry");
+		snprintf(w[i].method, sizeof(w[i].method), "%s", l->fexit ? "fexit+fentry" :
+			 "fentry+fentry");
 		if (w[i].type == FB_LK_ANY)
 			snprintf(w[i].symbol, sizeof(w[i].symbol), "rwsem+mutex+spinlock functions");
 	}
