@@ -32,6 +32,7 @@
 
 #include "fblock.skel.h"
 #include "fbprobe.h"
+#include "measure/attach.h"
 #include "measure/locks.h"
 
 /* Each lock function, with its candidates (first present wins). */
@@ -59,15 +60,29 @@ struct fb_locks {
 	const struct fb_record *rec;
 	int held_fd;
 	int fexit;			/* FB_LOCKHOOK=fexit: the acquire side by fexit */
+	int stash_task;			/* open holds in task storage, else `held` */
+	int task_fd;			/* the shared task storage map, once created */
 	struct fblock_bpf *skel[NFNS];
 };
 
-/* FB_LOCKHOOK: "fentry" (the default) or "fexit" for the acquire side */
+/*
+ * FB_LOCKHOOK (diagnostics, scripts/overhead.sh): "fexit" is the method
+ * before reports/overhead/'s lock-row table (fexit on the acquire side,
+ * holds in the (tid, slot) hash), "fentry-hash" the fentry side with the
+ * hash; unset or anything else: fentry and task storage.
+ */
 static int lockhook_fexit(void)
 {
 	const char *v = getenv("FB_LOCKHOOK");
 
 	return v && !strcmp(v, "fexit");
+}
+
+static int lockhook_hash(void)
+{
+	const char *v = getenv("FB_LOCKHOOK");
+
+	return v && (!strcmp(v, "fexit") || !strcmp(v, "fentry-hash"));
 }
 
 /* the one program an instance attaches to its lock function */
@@ -121,17 +136,15 @@ static int attach_progs(struct fblock_bpf *k, struct bpf_program *p)
 	return k->links.fb_acq_waited ? 0 : -errno;
 }
 
-/* Loads and attaches one function's program for the watches it serves. */
-static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
-		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
+/* Opens an instance with the watches of function f; NULL with errno set. */
+static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
+				   const struct fb_lock_watch *w, int n)
 {
 	struct fblock_bpf *k = fblock_bpf__open();
-	struct bpf_program *p;
 	unsigned int nl = 0;
-	int err;
 
 	if (!k)
-		return -errno;
+		return NULL;
 	for (int i = 0; i < n && nl < FB_MAX_LOCKS; i++) {
 		if (!serves(f, &w[i]))
 			continue;
@@ -140,7 +153,18 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 							    w[i].hold_slot);
 	}
 	k->rodata->nlocks = nl;
-	p = fn_prog(k, f, l->fexit);
+	k->rodata->stash_task = (unsigned int)l->stash_task;
+	k->rodata->empty = (fb_ablate() & FB_ABL_EMPTY) != 0;
+	bpf_map__set_autocreate(k->maps.held_task, l->stash_task);
+	return k;
+}
+
+/* Loads instance k with p, the maps shared, and attaches it. */
+static int load_one(struct fb_locks *l, struct fblock_bpf *k, struct bpf_program *p,
+		    const char *fn)
+{
+	int err;
+
 	bpf_program__set_autoload(k->progs.fb_acq_fexit, p == k->progs.fb_acq_fexit);
 	bpf_program__set_autoload(k->progs.fb_acq_fentry, p == k->progs.fb_acq_fentry);
 	bpf_program__set_autoload(k->progs.fb_rel_fentry, p == k->progs.fb_rel_fentry);
@@ -151,10 +175,38 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 		err = fb_record_reuse(l->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
 	if (!err)
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
+	if (!err && l->stash_task && l->task_fd >= 0)
+		err = bpf_map__reuse_fd(k->maps.held_task, l->task_fd);
 	if (!err)
 		err = fblock_bpf__load(k);
+	if (!err && l->stash_task && l->task_fd < 0)
+		l->task_fd = dup(bpf_map__fd(k->maps.held_task));
 	if (!err)
 		err = attach_progs(k, p);
+	return err;
+}
+
+/*
+ * Loads and attaches one function's program for the watches it serves.  A
+ * kernel without task storage for tracing programs fails the first load:
+ * then every instance keeps its holds in the (tid, slot) hash instead.
+ */
+static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
+		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
+{
+	struct fblock_bpf *k = open_one(l, f, w, n);
+	int err, retry;
+
+	if (!k)
+		return -errno;
+	err = load_one(l, k, fn_prog(k, f, l->fexit), fn);
+	retry = err && l->stash_task && l->task_fd < 0 && (err == -EINVAL || err == -EACCES);
+	if (retry) {
+		fblock_bpf__destroy(k);
+		l->stash_task = 0;
+		k = open_one(l, f, w, n);
+		err = k ? load_one(l, k, fn_prog(k, f, l->fexit), fn) : -errno;
+	}
 	if (err) {
 		fblock_bpf__destroy(k);
 		return err < 0 ? err : -EINVAL;
@@ -223,12 +275,14 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 		return NULL;
 	l->rec = rec;
 	l->fexit = lockhook_fexit();
+	l->stash_task = !lockhook_hash();
+	l->task_fd = -1;
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
 				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
-		snprintf(w[i].method, sizeof(w[i].method), "%s", l->fexit ? "fexit+fentry" :
-			 "fentry+fentry");
+		snprintf(w[i].method, sizeof(w[i].method), "%s%s", l->fexit ? "fexit+fentry" :
+			 "fentry", fb_ablate() & FB_ABL_EMPTY ? "+ablate" : "");
 		if (w[i].type == FB_LK_ANY)
 			snprintf(w[i].symbol, sizeof(w[i].symbol), "rwsem+mutex+spinlock functions");
 	}
@@ -252,6 +306,8 @@ void fb_locks_close(struct fb_locks *l)
 		fblock_bpf__destroy(l->skel[j]);
 	if (l->held_fd >= 0)
 		close(l->held_fd);
+	if (l->task_fd >= 0)
+		close(l->task_fd);
 	free(l);
 }
 

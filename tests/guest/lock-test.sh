@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lock-test.sh - BPF lock rows (fblock: fexit on acquire, fentry on release,
+# lock-test.sh - BPF lock rows (fblock: fentry on acquire and on release,
 # waits from lock:contention_begin/end) under the sysfs workload.
 #
 # Boots each kernel BOOTS times in a row, one vCPU (the `ab` default), runs
@@ -9,7 +9,7 @@
 #   - the guest exits 0: no oops, WARN/BUG splat, panic or hang (`vm` turns
 #     those into 124/125), so attach and detach of the lock programs are safe;
 #   - kernfs_rwsem, kernfs_idr_lock and gdp_mutex are attached with BPF
-#     (fexit+fentry), not the lock_stat fallback;
+#     (fentry), not the lock_stat fallback;
 #   - kernfs_rwsem write holds >= kernfs_add_one + kernfs_activate calls:
 #     each of those takes the sysfs root's rwsem for write exactly once, and
 #     sysfs is the only kernfs root the workload touches;
@@ -75,7 +75,7 @@ check_counts() {	# check_counts FILE ARM N
 		"add_one=$a activate=$act idr=$idr new_node=$nn gdp=$gdp gdp_calls=$gcalls"
 	for l in kernfs_rwsem kernfs_idr_lock gdp_mutex; do
 		check "$arm boot $n: $l attached with BPF" \
-			test "$(status "$f" $l)" = attached/fexit+fentry
+			test "$(status "$f" $l)" = attached/fentry
 	done
 	check "$arm boot $n: rwsem write holds $w >= add_one $a + activate $act" \
 		test "$a" -gt 0 -a "$w" -ge $((a + act))
@@ -123,7 +123,7 @@ if [ -n "$lockstat" ]; then
 		[ $rc = 0 ] && [ -s "$f" ] || break
 		b=$(op "$f" sysfs "register_$l") ls=$(op "$f" sysfs "register_${l}_lockstat")
 		check "lockstat kernel: $l attached with BPF" \
-			test "$(status "$f" $l)" = attached/fexit+fentry
+			test "$(status "$f" $l)" = attached/fentry
 		check "lockstat kernel: $l BPF acquisitions $b = /proc/lock_stat $ls (registration)" \
 			test "$b" -gt 0 -a "$b" = "$ls"
 	done
