@@ -123,14 +123,55 @@ static void phase_set(struct fb_counts *ops, const char *phase, const char *row,
 	fb_count_set(ops, key, h->sum);
 }
 
+/* "<phase>_<row><suffix>_p50_ns" and _p99_ns from the histogram so far */
+static void phase_pcts(struct fb_counts *ops, const char *phase, const char *row,
+		       const char *suffix, const struct fb_hist *h)
+{
+	char key[64];
+
+	if (!h->count)
+		return;
+	snprintf(key, sizeof(key), "%s_%s%s_p50_ns", phase, row, suffix);
+	fb_count_set(ops, key, (uint64_t)(fb_hist_percentile(h, 50) + 0.5));
+	snprintf(key, sizeof(key), "%s_%s%s_p99_ns", phase, row, suffix);
+	fb_count_set(ops, key, (uint64_t)(fb_hist_percentile(h, 99) + 0.5));
+}
+
+/*
+ * A function row that ran: "<phase>_<row>_calls" and "<phase>_<row>_ns"
+ * (the time in it so far), so a phase's share of a call's cost (the
+ * registration's get_device_parent() against the removal's) is exact.
+ */
+static void phase_func(struct fb_counts *ops, const char *phase, const struct row *r)
+{
+	struct fb_hist h = {};
+	char key[64];
+
+	if (r->res.status != FB_ATTACHED || !r->res.nstats)
+		return;
+	fb_record_read(&fb_active_session->rec, r->slot[0], &h);
+	if (!h.count)
+		return;
+	snprintf(key, sizeof(key), "%s_%s_calls", phase, r->def->name);
+	fb_count_set(ops, key, h.count);
+	snprintf(key, sizeof(key), "%s_%s_ns", phase, r->def->name);
+	fb_count_set(ops, key, h.sum);
+}
+
 /*
  * The phase hook: each lock row's write (exclusive) acquisitions and hold
  * total so far, as "<phase>_<row>" and "<phase>_<row>_hold_ns" (BPF rows
- * also "<phase>_<row>_read..." for rwsem readers); where /proc/lock_stat
- * exists too, its class figures as "<phase>_<row>_lockstat...".
+ * also "<phase>_<row>_read..." for rwsem readers, and the write holds' p50
+ * and p99 so far, "<phase>_<row>_p50_ns", "..._p99_ns"); where
+ * /proc/lock_stat exists too, its class figures as
+ * "<phase>_<row>_lockstat...".  Function rows (catalogue and ad hoc) that
+ * ran: phase_func().
  */
 void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 {
+	for (int j = 0; fb_active_session && j < fb_active_session->nrows; j++)
+		if (fb_active_session->rows[j].def->kind == FB_FUNC)
+			phase_func(ops, phase, &fb_active_session->rows[j]);
 	for (int i = 0; i < fb_nprobes; i++) {
 		const struct fb_probe_def *d = &fb_probes[i];
 		const struct row *r = NULL;
@@ -146,6 +187,7 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 		if (bpf) {
 			fb_record_read(&fb_active_session->rec, r->slot[0], &h);
 			phase_set(ops, phase, d->name, "", &h);
+			phase_pcts(ops, phase, d->name, "", &h);
 		}
 		if (bpf && r->res.nstats > 2) {
 			memset(&h, 0, sizeof(h));

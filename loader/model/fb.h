@@ -20,7 +20,7 @@
 #define FB_SCHEMA		"foliobench-results"
 #define FB_SCHEMA_VERSION	1
 
-#define FB_MAX_COUNTS		24
+#define FB_MAX_COUNTS		48
 #define FB_MAX_PROBES		FB_MAX_SLOTS
 #define FB_MAX_WORKLOADS	8
 #define FB_MAX_EXTRA		64
