@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -168,6 +169,24 @@ static int add_dir(struct add_state *a, const char *dir)
 	return rc;
 }
 
+/*
+ * Test hook (tests/history-test.sh, docs/history.md): FB_HISTORY_TEST_HOLD=S
+ * keeps the add's transaction open S seconds before the commit, so a test
+ * can kill a writer inside it.  Ctrl-C or SIGTERM end the wait.
+ */
+static void hold_for_test(void)
+{
+	const char *v = getenv("FB_HISTORY_TEST_HOLD");
+	uint64_t s;
+
+	if (!v || fb_parse_u64(v, &s) || !s || s > 3600)
+		return;
+	fb_info("history add: holding the transaction %llu s (FB_HISTORY_TEST_HOLD)",
+		(unsigned long long)s);
+	for (uint64_t i = 0; i < 10 * s && !fb_stop; i++)
+		usleep(100000);
+}
+
 static int do_add(const struct hopts *o, int argc, char **argv)
 {
 	struct add_state a = { .commit = o->commit ? o->commit : "" };
@@ -182,9 +201,10 @@ static int do_add(const struct hopts *o, int argc, char **argv)
 		return 2;
 	}
 	if (fb_hdb_begin(a.db)) {
-		fb_err("%s: cannot start a transaction (locked?)", o->db);
+		fb_err("%s: history DB busy: cannot start a transaction within %d s (%s)", o->db,
+		       FB_HDB_BUSY_MS / 1000, fb_hdb_errmsg(a.db));
 		fb_hdb_close(a.db);
-		return 2;
+		return 1;
 	}
 	for (int i = 0; i < argc && !rc && !fb_stop; i++) {
 		struct stat sb;
@@ -196,6 +216,7 @@ static int do_add(const struct hopts *o, int argc, char **argv)
 			rc = S_ISDIR(sb.st_mode) ? add_dir(&a, argv[i]) : add_file(&a, argv[i]);
 		}
 	}
+	hold_for_test();
 	if (rc || fb_stop || fb_hdb_commit(a.db)) {
 		fb_hdb_rollback(a.db);
 		fb_hdb_close(a.db);
