@@ -28,6 +28,11 @@
 #              program while the loop runs (the programs' own instructions,
 #              without the trampoline or kprobe path), their xlated and
 #              jited sizes and the maps bpftrace made.  -> bpfstats.tsv, diag/
+#   lockevents (not in the default --parts) per rep, interleaved: the loop
+#              with a lock row's acquire-side program on the getppid handler
+#              (FB_LOCKFN; the row's lock is never taken there): fexit+hash
+#              (the method before), fentry+hash, fentry+task storage, and
+#              both trampolines with empty programs.  -> events.tsv
 #   workloads  nft and sysfs (defaults), all catalogue probes against none,
 #              alternating order per rep.  -> workloads.tsv
 # Options: --reps N (events, 3), --ablate-reps N (1), --wl-reps N (3),
@@ -182,6 +187,13 @@ variant() {
 	bt-kfunc-empty)	r=$(bt_trig "$name" "kfunc:$sym { } kretfunc:$sym { }") ;;
 	bt-kprobe-empty) r=$(bt_trig "$name" "kprobe:$sym { } kretprobe:$sym { }") ;;
 	bt-kfunc-stash)	r=$(bt_trig "$name" "kfunc:$sym { @s[tid] = nsecs; } kretfunc:$sym /@s[tid]/ { delete(@s[tid]); }") ;;
+	# a lock row's acquire-side program on the getppid handler (FB_LOCKFN):
+	# what one acquisition of a lock it does not watch costs, per method
+	lk-fexit)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit trig "$name" --probes gdp_mutex) ;;
+	lk-fentryhash)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-hash trig "$name" --probes gdp_mutex) ;;
+	lk-fentry)	r=$(FB_LOCKFN=$sym trig "$name" --probes gdp_mutex) ;;
+	lk-fexit-empty)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
+	lk-fentry-empty) r=$(FB_LOCKFN=$sym FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
 	esac
 	set -- $r
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$v" "$1" "$2" "$3" "$4" "$5" >>"$tsv"
@@ -192,6 +204,13 @@ if has_part events; then
 	for rep in $(seq 1 "$reps"); do
 		for v in none fb-fentry fb-kprobe bt-kfunc bt-kprobe; do
 			variant "$v" "$rep"
+		done
+	done
+fi
+if has_part lockevents; then
+	for rep in $(seq 1 "$reps"); do
+		for v in none lk-fexit lk-fentryhash lk-fentry lk-fexit-empty lk-fentry-empty; do
+			variant "$v" "l$rep"
 		done
 	done
 fi

@@ -11,8 +11,11 @@
  * workload starts and detached after it ends, with the watched instances'
  * addresses in rodata (unwatched locks cost a few compares).  These
  * programs run on every acquisition of every lock of their kind, so the
- * trampoline is what a lock row costs: fentry on the acquire side instead
- * of fexit took the sysfs workload's lock-row cost from ... (reports/overhead/).
+ * trampoline is most of what a lock row costs: an fentry trampoline does
+ * not call the function between two more enter/exit calls as an fexit one
+ * does, and an open hold lives in task storage, not in a hash insert and
+ * delete (reports/overhead/lock-rows.md measures both against the method
+ * before).
  * A row's hold starts at the acquire function's entry, restarted at
  * lock:contention_end when it waited (a tracepoint program in the same
  * instance), and ends at the release function's entry, on the same task;
@@ -223,14 +226,26 @@ static int needed(const struct lock_fn *f, const struct fb_lock_watch *w, int n)
 	return 0;
 }
 
+/*
+ * FB_LOCKFN=SYM (diagnostics, scripts/overhead.sh): the acquire-side program
+ * goes on SYM instead, e.g. the getppid handler, to count what one call that
+ * takes no watched lock costs under each method.  One lock row only.
+ */
+static const char *acquire_fn(const struct lock_fn *f, int c)
+{
+	const char *v = getenv("FB_LOCKFN");
+
+	return f->acquire && v && *v ? (c ? NULL : v) : f->fn[c];
+}
+
 static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n)
 {
 	const struct lock_fn *f = &lock_fns[j];
 	int err = -ENOENT;
 	const char *fn = f->fn[0];
 
-	for (int c = 0; c < 2 && f->fn[c] && err; c++) {
-		fn = f->fn[c];
+	for (int c = 0; c < 2 && acquire_fn(f, c) && err; c++) {
+		fn = acquire_fn(f, c);
 		err = attach_one(l, fn, f, w, n, &l->skel[j]);
 	}
 	for (int i = 0; i < n; i++) {
