@@ -79,8 +79,8 @@ for set in $wlsets; do
 done
 count --calls "$calls" 100000000
 for p in $parts; do
-	case "$p" in events|ablate|diag|workloads) ;;
-	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads)" >&2; exit 2 ;;
+	case "$p" in events|ablate|diag|workloads|lockevents) ;;
+	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads lockevents)" >&2; exit 2 ;;
 	esac
 done
 raw=$out/raw
