@@ -12,10 +12,49 @@
 # -fexit suffix = FB_LOCKHOOK=fexit (the lock-row method before: fexit on
 # the acquire function, holds in the (tid, slot) hash); no suffix = fentry
 # on the acquire function, holds in task storage.  Needs awk.
+#
+# With --parts lockevents (events.tsv rows lk-*), first a table of what one
+# call of a function that a lock row's acquire-side program sits on costs
+# (FB_LOCKFN: the getppid handler; the row's lock is never taken there, so
+# this is the price every unwatched acquisition pays): added instructions
+# per call against `none` of the same boot, medians over the reps.
 set -euo pipefail
 out=${1:?usage: lock-rows.sh OUTDIR}
 tsv=$out/workloads.tsv
-[ -s "$tsv" ] || { echo "lock-rows.sh: no $tsv" >&2; exit 2; }
+ev=$out/events.tsv
+calls=$(awk -F'\t' '$1 == "calls" { print $2 }' "$out/env.tsv" 2>/dev/null)
+[ -s "$tsv" ] || [ -s "$ev" ] || { echo "lock-rows.sh: no $tsv or $ev" >&2; exit 2; }
+
+if [ -s "$ev" ] && grep -q $'\tlk-' "$ev"; then
+	echo "| acquire-side program (FB_LOCKFN on the getppid handler) | added per call (instr.) | each rep (loop, virtual ns) | reps |"
+	echo "|---|---:|---|---:|"
+	awk -F'\t' -v calls="${calls:-200000}" '
+	NR == 1 || $1 !~ /^l/ { next }
+	{ if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } l[$2] = l[$2] (l[$2] == "" ? "" : ",") $3; c[$2]++ }
+	function median(list,    a, m, i, j, t) {
+		m = split(list, a, ",")
+		for (i = 1; i <= m; i++)
+			for (j = i + 1; j <= m; j++)
+				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	}
+	END {
+		label["none"] = "none (no program)"
+		label["lk-fexit"] = "fexit, (tid, slot) hash: the method before"
+		label["lk-fentryhash"] = "fentry, (tid, slot) hash"
+		label["lk-fentry"] = "fentry, task storage: the method now"
+		label["lk-fexit-empty"] = "fexit trampoline, empty program (FB_ABLATE=empty)"
+		label["lk-fentry-empty"] = "fentry trampoline, empty program (FB_ABLATE=empty)"
+		base = median(l["none"])
+		for (i = 1; i <= n; i++) {
+			v = order[i]; reps = l[v]; gsub(/,/, ", ", reps)
+			add = v == "none" ? sprintf("(%.1f per call)", base / calls) : sprintf("%.1f", (median(l[v]) - base) / calls)
+			printf "| %s | %s | %s | %d |\n", label[v] ? label[v] : v, add, reps, c[v]
+		}
+	}' "$ev"
+	echo
+fi
+[ -s "$tsv" ] || exit 0
 
 echo "| workload | rows | method of the lock rows | rows attached | median wall (virtual ms) | each rep | vs none | runs failed |"
 echo "|---|---|---|---:|---:|---|---:|---:|"
