@@ -102,12 +102,65 @@ int fb_kernel_series(const char *series, char names[][128], int max)
 	return count;
 }
 
-/* An arm of arms.conf, or SERIES@N (a prefix: scripts/kernel-build.sh checks N). */
+/* ---- the user's own arms: NAME=DIR, NAME=GITDIR@REV (ab --arm) ---- */
+
+int fb_kernel_user_arm(const char *spec)
+{
+	size_t n = strspn(spec, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+	struct stat st;
+
+	/* a file that happens to be called NAME=... stays a file */
+	return n > 0 && spec[n] == '=' && spec[n + 1] && stat(spec, &st) < 0;
+}
+
+int fb_kernel_conf_arm(const char *name)
+{
+	char s[16][64];
+
+	return arm_series(name, s, 16) >= 0;
+}
+
+int fb_kernel_check(const char *spec, const char *flavour)
+{
+	char repo[PATH_MAX], script[PATH_MAX + 32];
+	int status = 0;
+	pid_t pid;
+
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return 1;
+	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fb_err("kernel: fork: %s", strerror(errno));
+		return 1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0)
+			dup2(null, STDOUT_FILENO);	/* its one line goes to stderr */
+		execl("/bin/bash", "bash", script, "--check", spec, flavour, (char *)NULL);
+		dprintf(STDERR_FILENO, "foliobench: error: cannot run %s: %s\n", script,
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
+		return WEXITSTATUS(status);
+	return fb_stop ? 130 : 1;
+}
+
+/* An arm of arms.conf, SERIES@N (a prefix: scripts/kernel-build.sh checks
+ * N) or the user's own (NAME=SRC: kernel-build.sh checks SRC). */
 static int arm_exists(const char *arm)
 {
 	char s[16][64], series[64];
 	const char *at = strchr(arm, '@');
 
+	if (fb_kernel_user_arm(arm))
+		return 1;
 	if (at && at > arm && (size_t)(at - arm) < sizeof(series) && at[1]) {
 		fb_fmt(series, sizeof(series), "%.*s", (int)(at - arm), arm);
 		return strspn(at + 1, "0123456789") == strlen(at + 1) &&
@@ -242,7 +295,7 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 	char dir[PATH_MAX];
 	struct stat st;
 
-	if (strchr(spec, '/') || stat(spec, &st) == 0) {
+	if (!fb_kernel_user_arm(spec) && (strchr(spec, '/') || stat(spec, &st) == 0)) {
 		if (stat(spec, &st) < 0) {
 			fb_err("kernel %s: %s", spec, strerror(errno));
 			return -1;

@@ -61,12 +61,26 @@ int fb_repo_dir(char *buf, size_t len);
 
 /*
  * Resolves a kernel given as a bzImage path, a directory holding bzImage,
- * or an arm name of kernel-patches/arms.conf or SERIES@N (built with
+ * an arm name of kernel-patches/arms.conf, SERIES@N or the user's own
+ * NAME=DIR / NAME=GITDIR@REV (built with
  * scripts/kernel-build.sh for flavour if build is set and it is missing).
  * Stores the bzImage path; 0, or -1 after fb_err().
  */
 int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 		      char *bzimage, size_t len);
+/*
+ * The user's own arms (`ab --arm`): spec is NAME=DIR (a patch directory)
+ * or NAME=GITDIR@REV, and no file of that name exists.
+ */
+int fb_kernel_user_arm(const char *spec);
+/* name is a row of kernel-patches/arms.conf */
+int fb_kernel_conf_arm(const char *name);
+/*
+ * scripts/kernel-build.sh --check spec flavour: 0 if the arm can be built,
+ * 2 on bad input (the script printed one line naming it), 1 otherwise.
+ * Builds nothing.
+ */
+int fb_kernel_check(const char *spec, const char *flavour);
 /* Runs scripts/kernel-build.sh [--print] arm flavour; dir gets its output. */
 int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 		    char *dir, size_t len);
