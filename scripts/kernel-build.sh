@@ -42,7 +42,12 @@ cache=${FB_CACHE:-/var/cache/foliobench}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 die() { echo "kernel-build: error: $*" >&2; exit 1; }
-die2() { echo "kernel-build: error: $*" >&2; exit 2; }	# bad input
+# Bad input to the user's own arm: exit 2; --check prints the reason alone
+# on stdout (the caller names the arm), else one error line on stderr.
+die2() {
+	if [ "$check_only" = 1 ]; then echo "$*"; else echo "kernel-build: error: $arm: $*" >&2; fi
+	exit 2
+}
 log() { echo "kernel-build: $*" >&2; }
 
 print_only=0 check_only=0
@@ -104,7 +109,8 @@ user_patches() {
 			n=$((n + 1))
 			case "$p" in ''|'#'*) continue ;; esac
 			case "${opt:--p1}" in -p1|'-p 1') ;; *)
-				die2 "$d/series:$n: '$opt': only -p1 patches are supported" ;; esac
+				die2 "$d/series:$n: '$opt': only -p1 patches are supported" ;;
+			esac
 			[ -f "$d/$p" ] || die2 "$d/series:$n: $p does not exist"
 			patches+=("$d/$p")
 		done <"$d/series"
@@ -115,7 +121,7 @@ user_patches() {
 		[ -f "$f" ] || continue
 		[ "${f##*/}" = 0000-cover-letter.patch ] || patches+=("$f")
 	done
-	[ ${#patches[@]} -gt 0 ] || die2 "$d: no patches (neither a series file nor *.patch)"
+	[ ${#patches[@]} -gt 0 ] || die2 "no patches in the directory (neither a series file nor *.patch)"
 }
 
 # The tree of the base plus patches[], into $tree; exit 2 naming the first
@@ -129,7 +135,7 @@ apply_check() {
 	git -C "$src" read-tree "$base"
 	for p in "${patches[@]}"; do
 		out=$(git -C "$src" apply --cached --3way "$p" 2>&1) ||
-			die2 "$p does not apply to Linux $BASE_VERSION ($(echo "$out" |
+			die2 "${p##*/} does not apply to Linux $BASE_VERSION ($(echo "$out" |
 				grep -m1 -E '^error|conflict|^U ' | sed 's/^error: //'))"
 	done
 	tree=$(git -C "$src" write-tree)
@@ -142,7 +148,7 @@ apply_check() {
 user_arm() {
 	local name=$1 s=$2 rev
 	grep -q -E "^$name:" "$kp/arms.conf" &&
-		die2 "--arm $name=...: '$name' is an arm of kernel-patches/arms.conf; choose another name"
+		die2 "'$name' is an arm of kernel-patches/arms.conf; choose another name"
 	# shellcheck source=/dev/null
 	. "$kp/base.env"
 	if [ -d "$s" ]; then
@@ -153,17 +159,17 @@ user_arm() {
 		apply_check
 	elif [[ $s =~ ^(.+)@([^@/]+)$ ]] && [ -d "${BASH_REMATCH[1]}" ]; then
 		kind=git gitdir=$(cd "${BASH_REMATCH[1]}" && pwd) rev=${BASH_REMATCH[2]}
-		git -C "$gitdir" rev-parse --git-dir >/dev/null 2>&1 || die2 "$gitdir is not a git tree"
+		git -C "$gitdir" rev-parse --git-dir >/dev/null 2>&1 || die2 "${BASH_REMATCH[1]} is not a git tree"
 		commit=$(git -C "$gitdir" rev-parse -q --verify "$rev^{commit}") ||
-			die2 "unknown revision '$rev' in $gitdir"
+			die2 "unknown revision '$rev' in the git tree"
 		git -C "$gitdir" cat-file -e "$commit:Makefile" 2>/dev/null &&
 			git -C "$gitdir" cat-file -e "$commit:kernel/fork.c" 2>/dev/null ||
-			die2 "$gitdir@$rev is not a Linux tree (no Makefile and kernel/fork.c there)"
+			die2 "not a Linux tree at '$rev' (no Makefile and kernel/fork.c)"
 		tree=$(git -C "$gitdir" rev-parse "$commit^{tree}")
 	elif [ -e "$s" ]; then
-		die2 "--arm $name=$s: not a directory (want a patch directory or GITDIR@REV)"
+		die2 "not a directory (want a patch directory or GITDIR@REV)"
 	else
-		die2 "--arm $name=$s: no such directory (want a patch directory or GITDIR@REV)"
+		die2 "no such directory (want a patch directory or GITDIR@REV)"
 	fi
 }
 

@@ -122,33 +122,49 @@ int fb_kernel_conf_arm(const char *name)
 
 int fb_kernel_check(const char *spec, const char *flavour)
 {
-	char repo[PATH_MAX], script[PATH_MAX + 32];
-	int status = 0;
+	char repo[PATH_MAX], script[PATH_MAX + 32], why[512];
+	int fds[2], status = 0;
+	ssize_t n, used = 0;
 	pid_t pid;
 
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 1;
 	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		fb_err("kernel: pipe: %s", strerror(errno));
+		return 1;
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		fb_err("kernel: fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
 		return 1;
 	}
 	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0)
-			dup2(null, STDOUT_FILENO);	/* its one line goes to stderr */
+		dup2(fds[1], STDOUT_FILENO);	/* the reason it refuses, alone */
 		execl("/bin/bash", "bash", script, "--check", spec, flavour, (char *)NULL);
 		dprintf(STDERR_FILENO, "foliobench: error: cannot run %s: %s\n", script,
 			strerror(errno));
 		_exit(127);
 	}
+	close(fds[1]);
+	while ((n = read(fds[0], why + used, sizeof(why) - 1 - (size_t)used)) > 0 ||
+	       (n < 0 && errno == EINTR))
+		used += n > 0 ? n : 0;
+	why[used] = '\0';
+	why[strcspn(why, "\n")] = '\0';
+	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) <= 2)
-		return WEXITSTATUS(status);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+		fb_err("ab: --arm %s: %s", spec, why[0] ? why : "refused by kernel-build.sh --check");
+		return 2;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	fb_err("kernel: %s --check %s %s failed (see the messages above)", script, spec, flavour);
 	return fb_stop ? 130 : 1;
 }
 

@@ -7,6 +7,8 @@
 #                       workloads' own op counts; counts scale with devices
 #   gate-test.sh        ab + gate on real rounds: A/A decides, an injected
 #                       regression fails naming its metric
+#   arms-test.sh        ab --arm from a patch directory and from a git tree
+#                       at a revision: bad input refused, built, gated
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
@@ -38,6 +40,9 @@ fi
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
 bash tests/guest/gate-test.sh "$res"
+# ab --arm: a patch directory and a git tree at a revision, made by the
+# test from the base source tree, built (arm switches) and gated
+bash tests/guest/arms-test.sh "$res"
 bash tests/guest/clock-test.sh "$res"
 # BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
 # oops, hang or splat; exact per-node counts)
