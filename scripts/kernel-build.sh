@@ -326,7 +326,20 @@ start=$(date +%s)
 	printf '%s %s\n' "$(( ${EPOCHREALTIME/./} / 1000 ))" "$l"
 done >"$obj/build.log"; exit "${PIPESTATUS[0]}" ) &
 mkpid=$!
-trap 'kill $mkpid 2>/dev/null; pkill -P $mkpid 2>/dev/null; exit 130' INT TERM
+# Ctrl-C/SIGTERM: stop the whole tree under the build (make, its sub-makes,
+# compilers, the log's timestamp loop).  The tree is listed before anything
+# is killed: a child whose parent died is reparented and no longer found.
+descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+stop_build() {
+	local i pids
+	for i in 1 2; do
+		pids=$(descendants $mkpid)
+		kill $mkpid $pids 2>/dev/null
+		sleep 0.2
+	done
+	exit 130
+}
+trap stop_build INT TERM
 every=${FB_PROGRESS_SECS:-30}	# FB_QUIET=1 (foliobench --quiet): every 5 minutes
 [ "${FB_QUIET:-0}" = 0 ] || every=${FB_PROGRESS_SECS:-300}
 # (a second at a time, so the end of the build is seen at once)
