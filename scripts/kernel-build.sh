@@ -82,15 +82,6 @@ series_patches() {
 	done <"$kp/$s/series"
 }
 
-# Patches of the arm, in order; a series may bring a config fragment
-# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites), and one
-# for a flavour only (configs/SERIES.FLAVOUR.config): for options that
-# depend on what that flavour enables (a lockdep test needs the lockstat
-# flavour's PROVE_LOCKING), which could not stick in the other flavours.
-# A prefix SERIES@N never gets that fragment, not even for N = all: every
-# prefix of a per-patch run must have the base's config, or the first step
-# would be charged with the config change (and the fragment's symbols may
-# only arrive with a later patch, so they could not stick anyway).
 # The base commit of the source tree (tag base of kernel-src.sh's tree).
 base_commit() {
 	git -C "$src" rev-parse "$(git -C "$src" tag -l base | head -1 || true)^{commit}" 2>/dev/null ||
@@ -157,9 +148,9 @@ user_arm() {
 		src=$("$here/scripts/kernel-src.sh")
 		base=$(base_commit)
 		apply_check
-	elif [[ $s =~ ^(.+)@([^@/]+)$ ]] && [ -d "${BASH_REMATCH[1]}" ]; then
+	elif [[ $s =~ ^(.+)@([^@]+)$ ]] && [ -d "${BASH_REMATCH[1]}" ]; then
 		kind=git gitdir=$(cd "${BASH_REMATCH[1]}" && pwd) rev=${BASH_REMATCH[2]}
-		git -C "$gitdir" rev-parse --git-dir >/dev/null 2>&1 || die2 "${BASH_REMATCH[1]} is not a git tree"
+		git -C "$gitdir" rev-parse --git-dir >/dev/null 2>&1 || die2 "$gitdir is not a git tree"
 		commit=$(git -C "$gitdir" rev-parse -q --verify "$rev^{commit}") ||
 			die2 "unknown revision '$rev' in the git tree"
 		git -C "$gitdir" cat-file -e "$commit:Makefile" 2>/dev/null &&
@@ -173,6 +164,15 @@ user_arm() {
 	fi
 }
 
+# Patches of the arm, in order; a series may bring a config fragment
+# (kernel-patches/configs/SERIES.config, e.g. its KUnit suites), and one
+# for a flavour only (configs/SERIES.FLAVOUR.config): for options that
+# depend on what that flavour enables (a lockdep test needs the lockstat
+# flavour's PROVE_LOCKING), which could not stick in the other flavours.
+# A prefix SERIES@N never gets that fragment, not even for N = all: every
+# prefix of a per-patch run must have the base's config, or the first step
+# would be charged with the config change (and the fragment's symbols may
+# only arrive with a later patch, so they could not stick anyway).
 patches=()
 kind=conf
 if [[ $arm =~ ^([A-Za-z0-9_-]+)=(.+)$ ]]; then
