@@ -4,9 +4,12 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/gate/gate.h"
 #include "analysis/history/history.h"
+#include "analysis/report/report.h"
 #include "analysis/shard/merge.h"
 #include "guest/vm.h"
+#include "measure/list.h"
 #include "measure/run.h"
 
 static const struct {

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "model/fb.h"
-#include "analysis/attrib/attrib.h"
+#include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
 #include "analysis/gate/gate.h"
 #include "analysis/compare/stats.h"

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/fb.h"
+#include "util/util.h"
 #include "guest/vm.h"
 #include "util/cli.h"
 

@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_trigger.h"
 #include "workloads/wl_util.h"
 
 #define WL "trigger"

@@ -9,8 +9,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "model/fb.h"
+#include "model/counts.h"
+#include "util/util.h"
 
 /* wl_run_child() flags */
 #define WL_NEWNET	(1u << 0)	/* unshare(CLONE_NEWNET) in the child */

@@ -21,6 +21,8 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/gate/gate.h"
+#include "analysis/report/report.h"
 #include "tap.h"
 #include "model/fb.h"
 

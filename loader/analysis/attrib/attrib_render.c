@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/attrib/attrib.h"
+#include "analysis/attrib/attrib_render.h"
 #include "util/util.h"
 
 #define ACELL	160

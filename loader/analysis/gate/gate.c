@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/history/history.h"
+#include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
 #include "util/cli.h"
 

@@ -19,7 +19,8 @@
 #include <openssl/evp.h>
 #include <sqlite3.h>
 
-#include "analysis/history/history.h"
+#include "analysis/history/history_db.h"
+#include "analysis/history/history_metrics.h"
 
 struct fb_hdb {
 	sqlite3 *db;

@@ -12,7 +12,8 @@
 #include <time.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/history/history.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_report.h"
 
 #define W	760
 #define H	220

@@ -16,8 +16,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "analysis/attrib/attrib.h"
+#include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
+#include "analysis/report/report.h"
 #include "util/cli.h"
 
 #define SVG_W	680
