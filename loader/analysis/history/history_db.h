@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * history_db.h - the run history's store: one SQLite file of rounds and their
- * metrics, and the series read from it (history_db.c).
+ * metrics (history_db.c: opening, migrating, adding).  Reading the
+ * rounds and series back: history_series.h.
  *
- * A round is one results file.  Its identity is (started, host.build_id,
- * host.arm, label, SHA-256 of the file), so importing the same round
- * twice, from a directory or an unpacked archive, stores it once.  A
+ * A round is one results file.  Its identity is its content, as compare
+ * defines a copy (fb_round_same(), model/rounds.h): start time, build id,
+ * arm, label and the measured data, as a SHA-256 of fb_round_key().  So
+ * importing the same round twice, from a directory, an unpacked archive or
+ * a re-serialized (pretty-printed) copy, stores it once.  Rounds stored by
+ * schema 2 whose file was gone at the migration keep the file's SHA-256 as
+ * their identity.  Any number of `history add` may run at once on one file
+ * (WAL, a busy timeout of FB_HDB_BUSY_MS, one transaction per add).  A
  * series is one metric of the rounds with the same arm and workload
  * parameters, ordered by start time.  Metric names are compare's
  * ("func:nft_trans_alloc:p50", "workload:nft:wall").
@@ -15,7 +21,8 @@
 
 #include <stddef.h>
 
-#define FB_HDB_VERSION		2
+#define FB_HDB_VERSION		3
+#define FB_HDB_BUSY_MS		30000	/* how long a writer waits for another */
 #define FB_HDB_APP_ID		0x46424853	/* "FBHS" */
 #define FB_HDB_DEFAULT		"results/history.db"
 
@@ -23,10 +30,12 @@ struct fb_hdb;
 
 /*
  * Opens a history DB.  Read-only (rw 0): the file must exist.  For adding
- * (rw 1): a missing or empty file is created at FB_HDB_VERSION.  An older
- * schema is migrated in one transaction either way.  Before anything is written the file
- * is opened read-only and checked (SQLite header, application_id, schema
- * version, quick_check), so a foreign or corrupt file is never touched.
+ * (rw 1): a missing or empty file is created at FB_HDB_VERSION, in WAL
+ * mode.  An older schema is migrated in one transaction either way.
+ * Before anything is written the file is opened read-only and checked
+ * (SQLite header, application_id, schema version, quick_check), so a
+ * foreign or corrupt file is never touched; a file locked for longer than
+ * FB_HDB_BUSY_MS is reported as busy.
  * Returns 0, or -1 with one line in err.
  */
 int fb_hdb_open(struct fb_hdb **db, const char *path, int rw, char *err, size_t errlen);
@@ -37,6 +46,8 @@ void fb_hdb_set_last(struct fb_hdb *db, int last);
 void fb_hdb_set_order(struct fb_hdb *db, int by_added);
 int fb_hdb_order(const struct fb_hdb *db);
 int fb_hdb_begin(struct fb_hdb *db);
+/* SQLite's message for the last failure on db */
+const char *fb_hdb_errmsg(struct fb_hdb *db);
 int fb_hdb_commit(struct fb_hdb *db);
 void fb_hdb_rollback(struct fb_hdb *db);
 
@@ -45,7 +56,8 @@ struct fb_hround {
 	long long id;
 	char started[32], label[64], arm[64], build_id[64], config[72];
 	char release[96], cmdline[512], commit[64], params[256], source[512];
-	char sha256[65];
+	char sha256[65];		/* the file's bytes */
+	char content[65];		/* the round's content identity */
 	int nsamples;
 };
 
@@ -64,35 +76,5 @@ char *fb_hist_read(const char *path, size_t *len, char *err, size_t errlen);
 int fb_hdb_ident(const char *buf, size_t len, struct fb_hround *r, char *err, size_t errlen);
 /* 1 if a round with that identity is stored, 0 if not, -1 on error. */
 int fb_hdb_has(struct fb_hdb *db, const struct fb_hround *r);
-
-/* Calls fn for every stored round, ordered by started; stops when fn returns non-zero. */
-int fb_hdb_rounds(struct fb_hdb *db, int (*fn)(const struct fb_hround *r, void *ctx), void *ctx);
-
-struct fb_hpoint {
-	long long round;
-	double v;
-	char started[32], build_id[64], commit[64], label[64];
-	char sha256[65];
-};
-
-struct fb_hseries {
-	char metric[160];
-	char unit[8];
-	char arm[64];
-	char params[256];
-	int lower_is_better;	/* 1, 0, or -1 for counts with no better direction */
-	int n;
-	struct fb_hpoint *p;
-};
-
-/*
- * Every series whose metric matches one of the globs (sqlite GLOB, "*"
- * if nglobs is 0) and whose arm is arm (NULL: any), ordered by metric,
- * arm, params; points by started.  Returns the count (*out malloc'd; free
- * with fb_hseries_free), or -1 with err.
- */
-int fb_hdb_series(struct fb_hdb *db, const char *const *globs, int nglobs, const char *arm,
-		  struct fb_hseries **out, char *err, size_t errlen);
-void fb_hseries_free(struct fb_hseries *s, int n);
 
 #endif /* FB_HISTORY_DB_H */

@@ -17,7 +17,9 @@
  * makes the metric worse with a CI that excludes 0, unless the reference
  * arm (NULL: "baseline"; "": none) in ab_dir steps the same way at the same
  * rounds: then the host changed, not the kernel.  Prints one line to f.
- * Returns 0 pass, 1 regressing step, 2 bad input (one line on stderr).
+ * Returns 0 pass, 1 regressing step, 2 bad input (one line on stderr), 3
+ * unknown: no series could be checked (none in the history, or none with
+ * a new value and --min-size rounds of history); never 0 on none checked.
  */
 int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,
 		    const struct fb_cp_opts *o, FILE *f);

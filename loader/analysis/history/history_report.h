@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "analysis/history/changepoint.h"
-#include "analysis/history/history_db.h"
+#include "analysis/history/history_series.h"
 
 #define FB_HIST_MAX_CPS	32
 #define FB_HIST_KTOL	3	/* rounds: a change point "at" a kernel change */
