@@ -515,14 +515,6 @@ static int write_all(const char *dir, struct rctx *x)
 	return 0;
 }
 
-/* an `ab --per-patch` directory: DIR/per-patch.json */
-static int is_per_patch(const char *dir)
-{
-	char p[1024];
-
-	return fb_fmt(p, sizeof(p), "%s/per-patch.json", dir) > 0 && access(p, R_OK) == 0;
-}
-
 static const struct argp_option report_options[] = {
 	{ "out", 'o', "DIR", 0, "where report.md, report.html and hist-*.svg go (AB_DIR "
 	  "itself; for BASE NEW: results/report-BASE-vs-NEW)", 0 },
@@ -563,7 +555,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	join_cmd(argc, argv, cmd, sizeof(cmd));
-	if (ca.nops == 1 && is_per_patch(ca.ops[0]))
+	if (ca.nops == 1 && fb_attrib_is_dir(ca.ops[0]))
 		return fb_attrib_report(ca.ops[0], out, ca.alpha, ca.min_effect, cmd);
 	ret = 2;
 	if (fb_cmp_open_args(&c, &ca))
