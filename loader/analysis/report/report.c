@@ -18,6 +18,7 @@
 
 #include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
+#include "analysis/compare/html.h"
 #include "analysis/report/report.h"
 #include "util/cli.h"
 
@@ -68,7 +69,7 @@ static void tick_label(double v, char *buf, size_t len)
 }
 
 /* grid, tick labels at 1, 2, 5 x 10^d, and the axes */
-static void svg_axes(FILE *f, double lmin, double lmax, const char *unit)
+static void hist_axes(FILE *f, double lmin, double lmax, const char *unit)
 {
 	char lab[48];
 
@@ -165,7 +166,7 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 		lmin -= pad;
 		lmax += pad;
 	}
-	svg_axes(f, lmin, lmax, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
+	hist_axes(f, lmin, lmax, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
 	for (int s = 0; s < 2; s++) {
 		double y0 = SVG_H - MB, hgt = SVG_H - MB - MT - 4;
 		double med;
@@ -393,12 +394,11 @@ static void write_html(FILE *f, const struct rctx *x)
 	const struct arminfo *ai = x->ai;
 	const struct hpair *hp = x->hp;
 	int nai = x->nai, nh = x->nh;
+	char title[2 * sizeof(c->base.name) + 32];
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>foliobench: ", f);
-	fb_html_esc(f, c->base.name);
-	fputs(" vs ", f);
-	fb_html_esc(f, c->new.name);
-	fprintf(f, "</title>\n<style>%s</style>\n</head><body>\n<h1>foliobench report: ", css);
+	fb_fmt(title, sizeof(title), "foliobench: %s vs %s", c->base.name, c->new.name);
+	fb_html_begin(f, title, css);
+	fputs("<h1>foliobench report: ", f);
 	fb_html_esc(f, c->base.name);
 	fputs(" vs ", f);
 	fb_html_esc(f, c->new.name);
@@ -422,7 +422,7 @@ static void write_html(FILE *f, const struct rctx *x)
 			svg_hist(f, &hp[i], names);
 		fputs("</div>\n", f);
 	}
-	fputs("</body></html>\n", f);
+	fb_html_end(f);
 }
 
 static void join_cmd(int argc, char **argv, char *buf, size_t len)
