@@ -114,12 +114,14 @@ static void hist_axes(FILE *f, double lmin, double lmax, const char *unit)
  * the curve shape does not depend on the bucket layout; both arms are
  * scaled to the larger peak.
  */
-static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2])
+/*
+ * Density per log unit of each side's buckets into dens, the buckets either
+ * side has from *imin to *imax (imax -1: none); returns the highest density.
+ */
+static double hist_density(const struct hpair *hp, double dens[2][FB_NBUCKETS], int *imin,
+			   int *imax)
 {
-	static const char *const col[2] = { "#1f77b4", "#ff7f0e" };
-	int imin = FB_NBUCKETS, imax = -1;
-	double dens[2][FB_NBUCKETS], peak = 0, lmin, lmax;
-	char lab[48], a[32];
+	double peak = 0;
 
 	for (int s = 0; s < 2; s++) {
 		uint64_t tot = 0;
@@ -138,12 +140,23 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 			dens[s][i] = (double)hp->h[s].buckets[i] / (double)tot / w;
 			if (dens[s][i] > peak)
 				peak = dens[s][i];
-			if (i < imin)
-				imin = i;
-			if (i > imax)
-				imax = i;
+			if (i < *imin)
+				*imin = i;
+			if (i > *imax)
+				*imax = i;
 		}
 	}
+	return peak;
+}
+
+static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2])
+{
+	static const char *const col[2] = { "#1f77b4", "#ff7f0e" };
+	int imin = FB_NBUCKETS, imax = -1;
+	double dens[2][FB_NBUCKETS], peak, lmin, lmax;
+	char lab[48], a[32];
+
+	peak = hist_density(hp, dens, &imin, &imax);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n",
 		SVG_W, SVG_H, SVG_W, SVG_H);
