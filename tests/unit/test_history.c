@@ -297,8 +297,11 @@ static void test_migration(void)
 	}
 	rc = run(&l, "list", "--db", db, NULL);
 	get_text(db, "PRAGMA user_version", v, sizeof(v));
-	CHECKF(rc == 0 && !strcmp(v, "2"), "a schema-1 DB is migrated to 2 when opened (rc %d,"
-	       " version %s)", rc, v);
+	CHECKF(rc == 0 && atoi(v) == FB_HDB_VERSION, "a schema-1 DB is migrated to %d when opened"
+	       " (rc %d, version %s)", FB_HDB_VERSION, rc, v);
+	get_text(db, "SELECT length(content) FROM rounds WHERE id = 1", v, sizeof(v));
+	CHECKF(!strcmp(v, "64"), "migration fills the content identity from the round's file"
+	       " (length '%s')", v);
 	get_text(db, "SELECT params FROM rounds WHERE id = 1", v, sizeof(v));
 	CHECKF(!strcmp(v, "nft.descriptors=100"), "migration fills params from the round's file"
 	       " ('%s')", v);
