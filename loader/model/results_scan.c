@@ -4,7 +4,7 @@
  * (limits, bucket lists; see results_scan.h), json-c, the tree reader.
  *
  * Memory: the file (1x), a copy with the bucket lists blanked (1x, only if
- * there are any), json-c's tree of the rest (at most FB_RESULT_MAX_NODES
+ * there are any and no limit refused the file), json-c's tree of the rest (at most FB_RESULT_MAX_NODES
  * values) and the result (1.8 MB).  reports/memory/ measures it.
  */
 #include <errno.h>
@@ -144,17 +144,35 @@ static size_t fast_buckets(struct scanner *k, size_t i)
 	end = pairs(k->s, k->len, i, NULL, NULL);
 	if (!end)
 		return 0;
-	if (!k->sc->text) {
-		k->sc->text = malloc(k->len + 1);
-		if (!k->sc->text)
-			return 0;
-		memcpy(k->sc->text, k->s, k->len);
-		k->sc->text[k->len] = '\0';
-	}
 	pairs(k->s, k->len, i, &k->r->probes[pi].stats[si].h, st);
-	memset(k->sc->text + i + 1, ' ', end - i - 2);
+	st->from = i;
+	st->to = end;
 	st->done = 1;
 	return end;
+}
+
+/*
+ * After a scan that refused nothing: the copy json-c reads, each bucket list
+ * read blanked to "[ ... ]" (same length, so json-c's byte offsets hold).
+ */
+static int blank_copy(const char *json, size_t len, struct fb_scan *sc)
+{
+	for (int p = 0; p < FB_MAX_PROBES; p++)
+		for (int k = 0; k < FB_MAX_STATS; k++) {
+			const struct fb_scan_stat *st = &sc->st[p][k];
+
+			if (!st->done)
+				continue;
+			if (!sc->text) {
+				sc->text = malloc(len + 1);
+				if (!sc->text)
+					return -1;
+				memcpy(sc->text, json, len);
+				sc->text[len] = '\0';
+			}
+			memset(sc->text + st->from + 1, ' ', st->to - st->from - 2);
+		}
+	return 0;
 }
 
 static int scan_fail(struct scanner *k, const char *what, long max, const char *limit)
@@ -312,6 +330,8 @@ int fb_results_scan(const char *json, size_t len, struct fb_result *r, struct fb
 			break;
 	}
 	free(k);
+	if (!err[0] && blank_copy(json, len, sc))
+		snprintf(err, errlen, "out of memory");
 	return err[0] ? -1 : 0;
 }
 

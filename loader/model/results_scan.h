@@ -34,6 +34,7 @@ struct fb_scan_stat {
 	unsigned char dup;	/* a second bucket list for the same stat */
 	unsigned char overflow;	/* counts overflowed 64 bits */
 	uint64_t total;		/* sum of the counts */
+	size_t from, to;	/* its text: [from, to) */
 };
 
 struct fb_scan {
