@@ -436,6 +436,43 @@ static void test_gate(void)
 		fclose(devnull);
 }
 
+/* Identity is content (compare's copy), not bytes: reformatted equal, other data not. */
+static void test_identity(void)
+{
+	char rf[256], err[256], *buf, *alt;
+	struct fb_hround a, b;
+	size_t len;
+	int rc;
+
+	fb_fmt(rf, sizeof(rf), "%s/ident.json", tmp);
+	if (write_round(rf, "patched", 3, 1000, NULL) ||
+	    !(buf = fb_hist_read(rf, &len, err, sizeof(err)))) {
+		CHECKF(0, "writing a round");
+		return;
+	}
+	alt = malloc(2 * len + 1);
+	for (size_t i = 0, k = 0; alt && i <= len; i++) {	/* every newline doubled */
+		alt[k++] = buf[i];
+		if (buf[i] == '\n')
+			alt[k++] = '\n';
+	}
+	rc = alt && !fb_hdb_ident(buf, len, &a, err, sizeof(err)) &&
+	     !fb_hdb_ident(alt, strlen(alt), &b, err, sizeof(err));
+	CHECKF(rc && strcmp(a.sha256, b.sha256) && !strcmp(a.content, b.content),
+	       "a reformatted copy: other file hash, same content identity (%s)", err);
+	if (alt && (buf = realloc(buf, len + 2)) && strstr(buf, "\"wall_ns\":")) {
+		char *w = strstr(buf, "\"wall_ns\":") + 10;
+
+		memmove(w + 1, w, strlen(w) + 1);
+		*w = '9';
+		rc = !fb_hdb_ident(buf, strlen(buf), &b, err, sizeof(err));
+		CHECKF(rc && strcmp(a.content, b.content),
+		       "the same start and build with another wall time: another identity");
+	}
+	free(alt);
+	free(buf);
+}
+
 int main(void)
 {
 	char db[256], cmd[300];
@@ -451,6 +488,7 @@ int main(void)
 	test_migration();
 	test_bad_files(db);
 	test_gate();
+	test_identity();
 	fb_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd))
 		printf("# could not remove %s\n", tmp);
