@@ -19,6 +19,10 @@
 #include <sqlite3.h>
 
 #include "analysis/history/history.h"
+#include "analysis/history/history_db.h"
+#include "analysis/history/history_gate.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_report.h"
 #include "tap.h"
 
 static char tmp[128];

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/history/history.h"
+#include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
 #include "util/cli.h"
 
@@ -158,7 +158,7 @@ static int parse_looks(const char *s, struct fb_seq *sq)
 	return 0;
 }
 
-enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY, OPT_MIN_EFFECT };
+enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY };
 
 static const struct argp_option gate_options[] = {
 	{ "max-regression", 'r', "PCT", 0, "the largest slowdown that passes, in percent "
@@ -176,7 +176,6 @@ static const struct argp_option gate_options[] = {
 	  "looks)", 0 },
 	{ "history", OPT_HISTORY, "DB", 0, "also fail when NEW starts a regressing step in "
 	  "the run history DB (`foliobench history`, docs/history.md); AB_DIR only", 0 },
-	{ "min-effect", OPT_MIN_EFFECT, "PCT", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
 };
 
@@ -210,9 +209,6 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 	case OPT_HISTORY:
 		g->history = arg;
 		return 0;
-	case OPT_MIN_EFFECT:	/* shapes compare's verdicts, not the gate */
-		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
-		return -1;
 	}
 	return 1;
 }
