@@ -26,6 +26,7 @@
 #define FB_MAX_PROBES		FB_MAX_SLOTS
 #define FB_MAX_WORKLOADS	8
 #define FB_MAX_EXTRA		64
+#define FB_MAX_CONTENTION	32
 
 /* ---- results (results.c) ---- */
 /*
@@ -107,7 +108,7 @@ struct fb_result {
 	int nworkloads;
 	struct fb_workload_result workloads[FB_MAX_WORKLOADS];
 	int ncontention;
-	struct fb_contention contention[32];
+	struct fb_contention contention[FB_MAX_CONTENTION];
 	/* free-form numeric companions: "lockdep_stats.after.direct dependencies" */
 	int nextra;
 	struct {

@@ -243,6 +243,16 @@ static const struct argp gate_argp = {
 	NULL, NULL, NULL,
 };
 
+/* Gated metrics tested, or decided exactly (a deterministic count with a direction). */
+static int ndecidable(const struct fb_gate *gt)
+{
+	int n = 0;
+
+	for (int i = 0; i < gt->ng; i++)
+		n += gt->g[i].tested || (gt->g[i].exact && gt->g[i].dir);
+	return n;
+}
+
 /* Exit 2 when nothing gated can decide; one line on stderr. */
 static int unusable(const struct fb_gate *gt, double alpha)
 {
@@ -335,6 +345,11 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		*decision = fb_seq_decide(sq, k, c, o, &gt, err, sizeof(err));
 		ok.alpha = fb_seq_alpha(sq, k);
 		ok.beta = o->beta * ok.alpha / sq->alpha;
+		/* a look that checked nothing is no pass either (issue 30) */
+		if (!err[0] && !ndecidable(&gt) && unusable(&gt, o->alpha)) {
+			*decision = FB_SEQ_UNKNOWN;
+			goto out;
+		}
 	} else if (!fb_gate_eval(&gt, c, o, err, sizeof(err)) && unusable(&gt, o->alpha)) {
 		goto out;	/* said why */
 	}
