@@ -26,9 +26,17 @@
 #include <openssl/evp.h>
 #include <sqlite3.h>
 
+#include "analysis/history/history_db.h"
 #include "analysis/history/history_metrics.h"
 #include "analysis/history/history_store.h"
 #include "model/rounds.h"
+
+void fb_hdb_col(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
 
 void fb_hdb_set_order(struct fb_hdb *h, int by_added)
 {

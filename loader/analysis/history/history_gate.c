@@ -17,7 +17,7 @@
 #include "analysis/history/history_db.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/history/history_metrics.h"
-#include "analysis/history/history_report.h"
+#include "analysis/history/history_series.h"
 #include "analysis/compare/stats.h"
 
 struct newround {

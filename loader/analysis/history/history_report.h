@@ -11,7 +11,6 @@
 #include "analysis/history/changepoint.h"
 #include "analysis/history/history_series.h"
 
-#define FB_HIST_MAX_CPS	32
 #define FB_HIST_KTOL	3	/* rounds: a change point "at" a kernel change */
 
 /* Change points of s (values in time order) into cp; count or -1. */

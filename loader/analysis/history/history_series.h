@@ -13,6 +13,8 @@
 /* Calls fn for every stored round, ordered by started; stops when fn returns non-zero. */
 int fb_hdb_rounds(struct fb_hdb *db, int (*fn)(const struct fb_hround *r, void *ctx), void *ctx);
 
+#define FB_HIST_MAX_CPS	32	/* change points looked for in one series */
+
 struct fb_hpoint {
 	long long round;
 	double v;

@@ -7,10 +7,9 @@
 #ifndef FB_HISTORY_STORE_H
 #define FB_HISTORY_STORE_H
 
-#include <sqlite3.h>
+#include <stddef.h>
 
-#include "analysis/history/history_db.h"
-#include "analysis/history/history_series.h"
+#include <sqlite3.h>
 
 struct fb_hdb {
 	sqlite3 *db;
