@@ -6,6 +6,8 @@
 #include "analysis/compare/compare.h"
 #include "analysis/history/history.h"
 #include "analysis/shard/merge.h"
+#include "guest/ab.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
 #include "measure/run.h"
 
