@@ -38,6 +38,7 @@ struct fb_probe_def {
 	const char *lock_class;
 	enum fb_lock_type lock_type;	/* FB_LOCK */
 	const char *workload;		/* the workload that drives it */
+	const char *module;		/* its functions' module when not built in (kmod.h) */
 	const char *proves;		/* what the row shows about the series */
 	/* ad-hoc rows (run --func/--lock, measure/adhoc.c) */
 	int adhoc;
