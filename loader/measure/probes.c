@@ -336,10 +336,12 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	const struct fb_probe_def *d = r->def;
 	uint64_t addr;
 	long off = 0;
+	int k = fb_ksym_data(s->ks, d->inst_sym, &addr);
 
-	if (fb_ksym_lookup(s->ks, d->inst_sym, &addr, NULL) < 0) {
-		reason_add(r, "%s: not in kallsyms (not in this kernel, or no CONFIG_KALLSYMS_ALL)",
-			   d->inst_sym);
+	if (k < 0) {
+		reason_add(r, k == -2 ? "%s: several symbols of that name in kallsyms, none beside "
+			   "its own file's" : "%s: not in kallsyms (not in this kernel, or no "
+			   "CONFIG_KALLSYMS_ALL)", d->inst_sym);
 		return;
 	}
 	if (d->inst_deref) {
@@ -480,7 +482,7 @@ static int open_cont(struct fb_session *s, int want_cont)
 			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
 		}
 		if (r->def->inst_deref && nderef < FB_MAX_DEREF &&
-		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
+		    fb_ksym_data(s->ks, r->def->inst_sym, &lo) == 0)
 			c->rodata->deref_addr[nderef++] = lo;
 	}
 	c->rodata->nsites = nsites;
@@ -504,7 +506,7 @@ static uint64_t deref(struct fb_session *s, const char *sym)
 	struct bpf_link *l;
 	uint64_t addr;
 
-	if (!s->cont || fb_ksym_lookup(s->ks, sym, &addr, NULL) < 0)
+	if (!s->cont || fb_ksym_data(s->ks, sym, &addr) < 0)
 		return 0;
 	if (!s->cont->bss->deref_done) {
 		l = bpf_program__attach(s->cont->progs.fb_resolve);
