@@ -168,8 +168,8 @@ done <"$dl/$name.pkg"
 pkg=${pkgs[0]%% *}
 [ ${#debs[@]} -gt 0 ] || bad "$dl/$name.pkg names no package; remove it and run again"
 
+# (quietly: a package refused below gets its one line and nothing else)
 for d in "${debs[@]}"; do
-	log "unpacking $(basename "$d")"
 	dpkg-deb -x "$d" "$tmp/x"
 done
 mods=$tmp/x/lib/modules
@@ -186,6 +186,7 @@ kfile() {
 	bad "$pkg: no vmlinuz and config with a /lib/modules/<release> in ${debs[*]##*/}"
 grep -q '^CONFIG_DEBUG_INFO_BTF=y' "$(kfile config)" ||
 	bad "$pkg ($spec): no BTF (CONFIG_DEBUG_INFO_BTF is not set in its config, so /sys/kernel/btf/vmlinux would be absent): foliobench's CO-RE programs cannot load on it"
+log "unpacked ${debs[*]##*/} ($kver)"
 mkdir -p "$tmp/k/lib/modules"
 mv "$(kfile vmlinuz)" "$tmp/k/bzImage"
 mv "$(kfile config)" "$tmp/k/config"
