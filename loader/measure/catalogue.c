@@ -23,10 +23,15 @@
 
 const struct fb_probe_def fb_probes[] = {
 	/* ---- folio-pool series ---- */
-	FUNC_ROW_IN("nf_tables", "nft_trans_alloc", "folio-pool", "nft", "latency of one nf_tables transaction descriptor allocation (kzalloc on baseline, scratchpad bump when patched)"),
+	/* on 6.1 and 6.12 nft_trans_alloc() is an inline wrapper of nft_trans_alloc_gfp() */
+	{ .name = "nft_trans_alloc", .series = "folio-pool", .kind = FB_FUNC,
+	  .syms = { "nft_trans_alloc", "nft_trans_alloc_gfp" }, .workload = "nft",
+	  .module = "nf_tables",
+	  .proves = "latency of one nf_tables transaction descriptor allocation (kzalloc on baseline, scratchpad bump when patched)" },
 	{
 		.name = "nft_trans_alloc.kmalloc", .series = "folio-pool", .kind = FB_CALLSITE,
-		.syms = { "nft_trans_alloc" }, .workload = "nft", .module = "nf_tables",
+		.syms = { "nft_trans_alloc", "nft_trans_alloc_gfp" }, .workload = "nft",
+		.module = "nf_tables",
 		.proves = "SLUB allocations made from nft_trans_alloc (kmem:kmalloc "
 			  "tracepoint): one per descriptor on baseline; with the scratchpad only "
 			  "one per batch that finds no spare scratchpad",

@@ -462,6 +462,15 @@ static void collect_lock_stat(struct fb_session *s)
 
 /* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
 
+/* The address range of a call-site row's function: its first candidate in kallsyms. */
+static int callsite(struct fb_session *s, const struct fb_probe_def *d, uint64_t *lo, uint64_t *hi)
+{
+	for (int i = 0; i < FB_MAX_CAND && d->syms[i]; i++)
+		if (fb_ksym_lookup(s->ks, d->syms[i], lo, hi) == 0)
+			return 0;
+	return -1;
+}
+
 static int open_cont(struct fb_session *s, int want_cont)
 {
 	struct fbcont_bpf *c = fbcont_bpf__open();
@@ -476,7 +485,7 @@ static int open_cont(struct fb_session *s, int want_cont)
 		uint64_t lo, hi;
 
 		if (r->def->kind == FB_CALLSITE && nsites < FB_MAX_SITES &&
-		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
+		    callsite(s, r->def, &lo, &hi) == 0) {
 			c->rodata->site_lo[nsites] = lo;
 			c->rodata->site_hi[nsites] = hi;
 			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
