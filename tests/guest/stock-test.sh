@@ -87,20 +87,14 @@ for v in ${FB_STOCK_KERNELS:-7.3}; do
 	grep '^foliobench: vm: exit' "$res/stock-$v.out" | sed 's/^/# /'
 	t "$k: boots (icount) and runs nft + sysfs under every row, no splat (vm rc=$rc)" test $rc = 0
 	[ -f "$j" ] || { tail -20 "$res/stock-$v.out" | sed 's/^/#   /'; continue; }
-	t "$k: the guest runs Debian's kernel ($(jq -r .host.release "$j"))" \
-		bash -c "[[ '$(jq -r .host.release "$j")' == $v*-amd64 ]]"
+	t "$k: the guest runs Debian's kernel ($(jq -r .host.kernel_release "$j"))" \
+		bash -c "[[ '$(jq -r .host.kernel_release "$j")' == $v*-amd64 ]]"
 	trans=$(op "$j" nft trans_objects) passes=$(op "$j" nft destroy_passes)
-	case $v in
-	6.12*)	# nft_trans_alloc is a static inline wrapper of nft_trans_alloc_gfp there
-		t "$k: nft_trans_alloc unavailable: $(why "$j" nft_trans_alloc)" \
-			bash -c "[[ '$(status "$j" nft_trans_alloc)' == unavailable/* ]] &&
-				 [[ '$(why "$j" nft_trans_alloc)' == *'not in kallsyms'* ]]" ;;
-	*)
-		t "$k: nft_trans_alloc $(status "$j" nft_trans_alloc), $(probe "$j" nft_trans_alloc) calls == $trans transaction objects" \
-			bash -c "[ '$(status "$j" nft_trans_alloc)' = attached/fentry ] && [ '$(probe "$j" nft_trans_alloc)' = '$trans' ]"
-		t "$k: nft_trans_alloc.kmalloc $(probe "$j" nft_trans_alloc.kmalloc) kmallocs == $trans (kzalloc per descriptor, unpatched)" \
-			test "$(probe "$j" nft_trans_alloc.kmalloc)" = "$trans" ;;
-	esac
+	# 6.1, 6.12: the row finds nft_trans_alloc_gfp (nft_trans_alloc is its inline wrapper)
+	t "$k: nft_trans_alloc $(status "$j" nft_trans_alloc) on $(jq -r '.probes[] | select(.name=="nft_trans_alloc") | .symbol' "$j"), $(probe "$j" nft_trans_alloc) calls == $trans transaction objects" \
+		bash -c "[ '$(status "$j" nft_trans_alloc)' = attached/fentry ] && [ ${trans:-0} -gt 0 ] && [ '$(probe "$j" nft_trans_alloc)' = '$trans' ]"
+	t "$k: nft_trans_alloc.kmalloc $(probe "$j" nft_trans_alloc.kmalloc) kmallocs == $trans (kzalloc per descriptor, unpatched)" \
+		test "$(probe "$j" nft_trans_alloc.kmalloc)" = "$trans"
 	t "$k: nf_tables_trans_destroy_work $(status "$j" nf_tables_trans_destroy_work), $(probe "$j" nf_tables_trans_destroy_work) == $passes passes" \
 		bash -c "[ '$(status "$j" nf_tables_trans_destroy_work)' = attached/fentry ] &&
 			 [ '$(probe "$j" nf_tables_trans_destroy_work)' = '$passes' ]"
