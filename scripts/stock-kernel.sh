@@ -216,7 +216,15 @@ done <"$tmp/deps"
 [ -s "$ird/modules.list" ] || log "every one of ${want[*]} is built in"
 touch "$ird/modules.list"
 echo "$out/modprobe" >"$ird/modprobe.path"
-printf '#!/bin/sh\n# the guest kernel'"'"'s modprobe (/proc/sys/kernel/modprobe): this package'"'"'s modules\nexec /sbin/modprobe -d %s "$@"\n' "$out" >"$tmp/k/modprobe"
+cat >"$tmp/k/modprobe" <<EOF
+#!/bin/sh
+# The guest kernel's modprobe (/proc/sys/kernel/modprobe, set by /init):
+# this package's modules.  Under /tmp or /var/tmp the guest sees the host's
+# copy below /run/foliobench/host (scripts/guest-init.sh).
+d=$out
+[ -d "\$d" ] || d=/run/foliobench/host\$d
+exec /sbin/modprobe -d "\$d" "\$@"
+EOF
 chmod 755 "$tmp/k/modprobe"
 gcc -static -Os -Wall -Werror -o "$ird/init" "$here/scripts/stock-init.c" ||
 	die "cannot build the static /init (gcc -static, libc6-dev)"
