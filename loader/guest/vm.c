@@ -35,12 +35,11 @@
 #include "guest/stock.h"
 #include "guest/vm.h"
 #include "guest/vm_kvm.h"
+#include "guest/vm_log.h"
 #include "guest/vmio.h"
 
 #define QEMU		"qemu-system-x86_64"
 #define GRACE_S		15	/* after rc appears, time allowed to power off */
-#define EXCERPT_BEFORE	4
-#define EXCERPT_AFTER	20
 
 
 static volatile sig_atomic_t vm_sig;
@@ -90,37 +89,7 @@ static const char *resolve_bzimage(const char *k, char *buf, size_t len)
 	return buf;
 }
 
-/* ---- console log: splats and the last lines ---- */
-
-/* The console log as lines (malloc'd); *n set.  NULL if unreadable. */
-static char **read_lines(const char *log, int *n)
-{
-	char **lines = NULL, *line = NULL;
-	int cap = 0;
-	size_t sz = 0;
-	ssize_t len;
-	FILE *f = fopen(log, "r");
-
-	*n = 0;
-	if (!f)
-		return NULL;
-	while ((len = getline(&line, &sz, f)) >= 0) {
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (*n == cap) {
-			char **nl = realloc(lines, (size_t)(cap ? cap * 2 : 1024) * sizeof(*lines));
-
-			if (!nl)
-				break;
-			lines = nl;
-			cap = cap ? cap * 2 : 1024;
-		}
-		lines[(*n)++] = strdup(line);
-	}
-	free(line);
-	fclose(f);
-	return lines;
-}
+/* ---- console log: splats (vm_log.c) ---- */
 
 /*
  * Scans the console log; on a splat line no --allow regex matches, prints
@@ -128,44 +97,15 @@ static char **read_lines(const char *log, int *n)
  */
 static int scan_splats(const char *log, const struct fb_vm_opts *o, const char *why)
 {
-	int n, found;
-	char **lines = read_lines(log, &n);
+	char line[512];
+	int found = fb_vm_log_splat(log, o->allow, o->nallow, line, sizeof(line));
 
-	if (!lines)
+	if (found < 0)
 		return 0;
-	found = fb_splat_find(lines, n, o->allow, o->nallow);
-	if (found >= 0) {
-		int from = found > EXCERPT_BEFORE ? found - EXCERPT_BEFORE : 0;
-		int to = found + EXCERPT_AFTER < n ? found + EXCERPT_AFTER : n;
-
-		vm_fail("guest kernel %s: %s (console log %s)", why,
-			lines[found] ? fb_strip_ts(lines[found]) : "", log);
-		if (!vm_silent) {
-			fprintf(stderr, "---- console excerpt (lines %d-%d) ----\n", from + 1, to);
-			for (int i = from; i < to; i++)
-				fprintf(stderr, "%s\n", lines[i] ? lines[i] : "");
-			fprintf(stderr, "----\n");
-		}
-	}
-	for (int i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	return found >= 0;
-}
-
-/* 1 if the console log has a splat line no --allow regex matches. */
-static int splat_in_log(const char *log, const struct fb_vm_opts *o)
-{
-	int n, found;
-	char **lines = read_lines(log, &n);
-
-	if (!lines)
-		return 0;
-	found = fb_splat_find(lines, n, o->allow, o->nallow);
-	for (int i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	return found >= 0;
+	vm_fail("guest kernel %s: %s (console log %s)", why, line, log);
+	if (!vm_silent)
+		fb_vm_log_excerpt(log, found);
+	return 1;
 }
 
 /* ---- the boot: setup, spawn, poll, collect, report, cleanup ---- */
@@ -555,7 +495,7 @@ static int vm_finish(struct vm_boot *b)
 	enum fb_vm_outcome out;
 	int ret;
 
-	b->ev.splat = !b->ev.sig && !b->ev.kvm_err && splat_in_log(b->log, b->o);
+	b->ev.splat = !b->ev.sig && !b->ev.kvm_err && fb_vm_log_splat(b->log, b->o->allow, b->o->nallow, NULL, 0) >= 0;
 	b->ev.triple_fault = vmio_triple_fault(b->qlog, b->log, 0);
 	out = fb_vm_outcome(&b->ev);
 	ret = fb_vm_exit_code(out, b->ev.rc);
