@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # reports/stock-kernels/run.sh [V...] - the attach table of README.md.
+# reports/stock-kernels/run.sh --table  - only table.md, from the JSON files here.
 #
 # For each Debian stock kernel V (default: 7.3 6.12 6.1), one guest
 # (`foliobench vm --kernel debian:V --clock icount`, one vCPU) runs
@@ -12,9 +13,10 @@ cd "$(dirname "$0")/../.."
 here=reports/stock-kernels
 vers=("$@")
 [ ${#vers[@]} -gt 0 ] || vers=(7.3 6.12 6.1)
-for v in "${vers[@]}"; do
+[ "${1:-}" = --table ] && vers=()
+for v in ${vers[@]+"${vers[@]}"}; do
 	echo "# $(date -u +%FT%TZ) debian:$v, host load: $(cut -d' ' -f1-3 /proc/loadavg)" | tee "$here/debian-$v.txt"
-	./foliobench vm --kernel "debian:$v" --clock icount --results /tmp --log "/tmp/fb-stock-$v.log" -- \
+	./foliobench vm --kernel "debian:$v" --clock icount --results "$PWD/$here" --log "/tmp/fb-stock-$v.log" -- \
 		./foliobench run --workload nft --workload sysfs --out "$PWD/$here/debian-$v.json" \
 		>>"$here/debian-$v.txt" 2>&1
 	rm -f "/tmp/fb-stock-$v.log"
@@ -24,6 +26,7 @@ done
 cell() {	# JSON ROW [STAT]: "method: calls x mean" or "unavailable"
 	jq -r --arg n "$2" --argjson s "${3:-0}" '.probes[] | select(.name==$n) |
 		if .status != "attached" then "unavailable"
+		elif (.stats | length) == 0 then .method + ": attached"
 		else .method + ": " + (.stats[$s].count|tostring) +
 			(if .stats[$s].count > 0 and .stats[$s].name != "size"
 			 then " x " + ((.stats[$s].sum / .stats[$s].count) | floor | tostring) + " ns"
