@@ -74,6 +74,7 @@ const struct fb_probe_def fb_probes[] = {
 		.name = "kernfs_idr_lock", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "sysfs_root", .inst_deref = 1,
 		.inst_member = "kernfs_root.kernfs_idr_lock",
+		.inst_old = "kernfs_idr_lock",	/* 6.1, 6.12: one global spinlock */
 		.lock_class = "&root->kernfs_idr_lock", .lock_type = FB_LK_SPIN,
 		.workload = "sysfs",
 		.proves = "inode ID allocations under the idr lock: batched 16 per acquisition",
