@@ -23,6 +23,7 @@ static volatile sig_atomic_t stock_sig;
 static void stock_on_signal(int sig)
 {
 	stock_sig = sig;
+	fb_stop = 1;
 }
 
 int fb_stock_spec(const char *spec)
@@ -102,6 +103,8 @@ int fb_stock_dir(const char *spec, char *dir, size_t len)
 
 	if (r == 2)
 		return 2;
+	if (stock_sig)
+		return 130;
 	if (r) {
 		if (!stock_sig)
 			fb_err("kernel %s: scripts/stock-kernel.sh failed (exit %d)", spec, r);

@@ -15,8 +15,9 @@ int fb_stock_spec(const char *spec);
 /*
  * The cached directory of stock kernel spec (fetched and built if
  * missing) into dir.  0; 2 on bad input (unknown version, no BTF, a
- * download that is not the index's), -1 on other failures; the script
- * has printed the one-line reason.
+ * download that is not the index's), 130 when interrupted (SIGINT/SIGTERM:
+ * the script removes its temporary directory), -1 on other failures; the
+ * script has printed the one-line reason.
  */
 int fb_stock_dir(const char *spec, char *dir, size_t len);
 

@@ -84,7 +84,7 @@ int cmd_vm(int argc, char **argv)
 	if (fb_stock_spec(e.o.kernel)) {
 		r = fb_stock_dir(e.o.kernel, dir, sizeof(dir));
 		if (r)
-			return r == 2 ? 2 : FB_VM_NOSTART;
+			return r == 2 || r == FB_VM_INTR ? r : FB_VM_NOSTART;
 		e.o.kernel = dir;
 	}
 	return fb_vm_run(&e.o, argv + e.cmd);
