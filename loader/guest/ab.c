@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "model/fb.h"
-#include "analysis/attrib/attrib.h"
+#include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
 #include "analysis/gate/gate.h"
 #include "analysis/compare/stats.h"
@@ -89,7 +89,7 @@ struct ab_env {
 };
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
-       OPT_PROBES, OPT_FLAVOR, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
+       OPT_PROBES, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
        OPT_BASE_APPEND, OPT_NEW_APPEND };
 
 static const struct argp_option ab_options[] = {
@@ -102,7 +102,6 @@ static const struct argp_option ab_options[] = {
 	  0 },
 	{ "param", OPT_PARAM, "WL.KEY=V", 0, "workload parameter (repeatable)", 0 },
 	{ "flavour", OPT_FLAVOUR, "F", 0, "config flavour of arm-named kernels (perf)", 0 },
-	{ "flavor", OPT_FLAVOR, "F", OPTION_HIDDEN, NULL, 0 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (results/ab-<time>)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only these probes in the guest runs (repeatable)", 0 },
 	{ "base-append", OPT_BASE_APPEND, "ARGS", 0, "kernel command line of the baseline arm "
@@ -160,7 +159,6 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		}
 		return push(e->params, &e->nparams, AB_MAX_PARAMS, "--param", arg);
 	case OPT_FLAVOUR:
-	case OPT_FLAVOR:
 		e->flavour = arg;
 		return 0;
 	case OPT_OUT:

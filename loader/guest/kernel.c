@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/fb.h"
+#include "util/util.h"
 #include "guest/kernel.h"
 #include "guest/stock.h"
 #include "util/cli.h"
@@ -343,7 +343,6 @@ static const struct argp_option kernel_options[] = {
 	{ "arm", 'a', "A", 0, "arm (default baseline; repeatable), or SERIES@N: the base plus "
 	  "the first N patches of kernel-patches/SERIES/series", 0 },
 	{ "flavour", 'f', "F", 0, "perf|lockstat (default perf; repeatable)", 0 },
-	{ "flavor", 'F', "F", OPTION_HIDDEN, NULL, 0 },
 	{ "all", 'A', NULL, 0, "baseline and patched (if any of its series exists) for the "
 	  "flavours given, default perf then lockstat", 0 },
 	{ 0 },
@@ -369,7 +368,6 @@ static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 	case 'a':
 		return add_row("--arm", e->arms[0], sizeof(e->arms[0]), &e->narms, MAX_ARMS, arg);
 	case 'f':
-	case 'F':
 		return add_row("--flavour", e->fl[0], sizeof(e->fl[0]), &e->nfl, MAX_FLAVOURS, arg);
 	case 'A':
 		e->all = 1;

@@ -77,16 +77,6 @@ static int check_spec(const struct fb_qemu_spec *q, char *why, size_t wlen)
 	const char *paths[] = { q->results, q->share, q->console, q->fifo_dir, q->qlog,
 				q->initrd };
 
-	if (q->clock == FB_CLOCK_ICOUNT && strcmp(q->accel, "tcg")) {
-		fb_fmt(why, wlen, "--clock icount needs TCG: qemu counts instructions only when it "
-		       "translates them (not with --accel %s)", q->accel);
-		return -1;
-	}
-	if (q->clock == FB_CLOCK_ICOUNT && q->smp != 1) {
-		fb_fmt(why, wlen, "--clock icount runs one vCPU (single-threaded TCG), not %d",
-		       q->smp);
-		return -1;
-	}
 	if (q->shift < 0 || q->shift > FB_ICOUNT_SHIFT_MAX) {
 		fb_fmt(why, wlen, "icount shift %d is not in 0..%d", q->shift, FB_ICOUNT_SHIFT_MAX);
 		return -1;

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "model/fb.h"
+#include "model/clock.h"
 
 
 /*

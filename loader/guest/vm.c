@@ -611,9 +611,6 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 			return FB_VM_INTR;
 		if (!o->quiet)
 			fb_info("vm: using %s: %s", accel, why);
-	} else if (strcmp(accel, "kvm") && strcmp(accel, "tcg")) {
-		fb_err("vm: --accel must be auto, kvm or tcg, not '%s'", accel);
-		return FB_VM_NOSTART;
 	}
 	return vm_boot(o, bz, initrd, accel, 0, argv);
 }

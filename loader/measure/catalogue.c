@@ -10,7 +10,12 @@
 #include <string.h>
 
 #include "measure/catalogue.h"
-#include "workloads/workloads.h"
+#include "workloads/wl_lockdep.h"
+#include "workloads/wl_mapbatch.h"
+#include "workloads/wl_nft.h"
+#include "workloads/wl_sysfs.h"
+#include "workloads/wl_trigger.h"
+#include "workloads/wl_verifier.h"
 
 /* The common row: one function, traced under its own name, no filter. */
 #define FUNC_ROW(sym, ser, wl, why)							\

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model/fb.h"
+#include "workloads/workloads.h"
 
 struct fb_workload;
 
@@ -65,6 +66,11 @@ int fb_probe_slots(const struct fb_probe_def *d);
  */
 int fb_params_resolve(struct fb_params *p, const char *const *wl, int nwl,
 		      const char *const *kv, int nkv, char *err, size_t errlen);
+
+/* The built-in workloads, in catalogue order, and one by name (NULL: none). */
+extern const struct fb_workload fb_workloads[];
+extern const int fb_nworkloads;
+const struct fb_workload *fb_workload_find(const char *name);
 
 /* One line per declared parameter of w: name, type, default, range, help. */
 void fb_workload_print_params(FILE *f, const struct fb_workload *w);

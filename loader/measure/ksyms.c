@@ -6,7 +6,7 @@
 
 #include <bpf/btf.h>
 
-#include "model/fb.h"
+#include "util/util.h"
 #include "measure/ksyms.h"
 
 struct fb_sym {

@@ -122,7 +122,7 @@ static const struct argp run_argp = {
 	"signal number."
 	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
 	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty (diagnostics, "
-	"scripts/overhead.sh) switches parts of the function probes off; their method gets a "
+	"scripts/studies/overhead.sh) switches parts of the function probes off; their method gets a "
 	"\"+ablate\" suffix.\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
 	"default, range):",
 	run_children, NULL, NULL,

@@ -43,6 +43,7 @@ static void test_argv(void)
 {
 	struct fb_argv a;
 	struct fb_qemu_spec q = spec(FB_CLOCK_HOST, "tcg", 2);
+	struct fb_vm_opts o;
 	char why[256];
 	const char *s;
 
@@ -75,12 +76,13 @@ static void test_argv(void)
 	CHECKF(s && !strcmp(s, "tcg,thread=single"), "icount: single-threaded TCG (%s)",
 	       s ? s : "-");
 
-	q = spec(FB_CLOCK_ICOUNT, "kvm", 1);
-	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "TCG"),
-	       "icount refuses KVM: %s", why);
-	q = spec(FB_CLOCK_ICOUNT, "tcg", 2);
-	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "one vCPU"),
-	       "icount refuses 2 vCPUs: %s", why);
+	/* the icount rules are checked once, where vm and ab parse their options */
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .accel = "kvm" };
+	CHECKF(fb_guest_opts_check("vm", &o) == 2, "icount refuses KVM (guest options: exit 2)");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .smp = 2 };
+	CHECKF(fb_guest_opts_check("vm", &o) == 2, "icount refuses 2 vCPUs (guest options: exit 2)");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .accel = "tcg", .smp = 1 };
+	CHECKF(fb_guest_opts_check("vm", &o) == 0, "icount with TCG and one vCPU is accepted");
 	q = spec(FB_CLOCK_HOST, "tcg", 1);
 	q.results = "/a,b";
 	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "','"),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gatemodel.c - the gate as a pure function of the comparison model
- * (gate.h): per gated metric a state (ok, regressed, lost, undecided,
+ * (gatemodel.h): per gated metric a state (ok, regressed, lost, undecided,
  * reported, untested), Holm-Bonferroni over the tested metrics, the gate's
  * outcome (pass, fail, unknown), and the sequential looks of
  * `ab --until-decided`.  No I/O.  Rules and measurements: docs/compare.md.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate/gate.h"
+#include "analysis/gate/gatemodel.h"
 #include "util/util.h"
 
 #define GATE_MIN_ROUNDS	3

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * history_series.c - reading the history store (history.h): the rounds
+ * history_series.c - reading the history store (history_series.h): the rounds
  * stored and the series of each metric.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "analysis/history/history_db.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_store.h"
 
 /* Drops all but the newest h->last points of each series. */
 static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
