@@ -313,8 +313,9 @@ static int vm_spawn(struct vm_boot *b)
 	b->qerr[1] = -1;
 	if (!b->o->quiet)
 		fb_info("vm: booting %s%s%s (%s, %s clock, %d CPUs, %s), console log %s", b->bz,
-			b->initrd ? " with " : "", b->initrd ? b->initrd : "", b->accel, fb_clock_name(b->o->clock), smp_of(b->o),
-			b->o->mem ? b->o->mem : "2G", b->log);
+			b->initrd ? " with " : "", b->initrd ? b->initrd : "", b->accel,
+			fb_clock_name(b->o->clock), smp_of(b->o), b->o->mem ? b->o->mem : "2G",
+			b->log);
 	return 0;
 }
 
