@@ -8,6 +8,8 @@
 #include "analysis/history/history.h"
 #include "analysis/report/report.h"
 #include "analysis/shard/merge.h"
+#include "guest/ab.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
 #include "measure/list.h"
 #include "measure/run.h"

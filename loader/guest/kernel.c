@@ -17,7 +17,8 @@
 #include <unistd.h>
 
 #include "util/util.h"
-#include "guest/vm.h"
+#include "guest/kernel.h"
+#include "guest/stock.h"
 #include "util/cli.h"
 
 #define MAX_ARMS	8
@@ -242,6 +243,8 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 	char dir[PATH_MAX];
 	struct stat st;
 
+	if (fb_stock_spec(spec))
+		return fb_stock_bzimage(spec, bzimage, len);
 	if (strchr(spec, '/') || stat(spec, &st) == 0) {
 		if (stat(spec, &st) < 0) {
 			fb_err("kernel %s: %s", spec, strerror(errno));

@@ -74,7 +74,8 @@ static void add_port(struct fb_argv *a, const char *dir, const char *name, int n
 
 static int check_spec(const struct fb_qemu_spec *q, char *why, size_t wlen)
 {
-	const char *paths[] = { q->results, q->share, q->console, q->fifo_dir, q->qlog };
+	const char *paths[] = { q->results, q->share, q->console, q->fifo_dir, q->qlog,
+				q->initrd };
 
 	if (q->shift < 0 || q->shift > FB_ICOUNT_SHIFT_MAX) {
 		fb_fmt(why, wlen, "icount shift %d is not in 0..%d", q->shift, FB_ICOUNT_SHIFT_MAX);
@@ -122,6 +123,10 @@ int fb_qemu_argv(struct fb_argv *a, const struct fb_qemu_spec *q, char *why, siz
 	add_machine(a, q);
 	fb_argv_add(a, "-kernel");
 	fb_argv_add(a, q->kernel);
+	if (q->initrd) {
+		fb_argv_add(a, "-initrd");
+		fb_argv_add(a, q->initrd);
+	}
 	fb_argv_add(a, "-append");
 	fb_argv_add(a, q->cmdline);
 	fb_argv_add(a, "-chardev");

@@ -35,10 +35,13 @@ struct fb_probe_def {
 	int filter_from;		/* FB_FUNC: syms[i >= this] filter on inst */
 	int inst_deref;
 	const char *inst_member;
+	/* kernels whose BTF lacks inst_member: this kallsyms symbol is the instance */
+	const char *inst_old;
 	/* FB_LOCK: the lockdep class name as /proc/lock_stat prints it */
 	const char *lock_class;
 	enum fb_lock_type lock_type;	/* FB_LOCK */
 	const char *workload;		/* the workload that drives it */
+	const char *module;		/* its functions' module when not built in (kmod.h) */
 	const char *proves;		/* what the row shows about the series */
 	/* ad-hoc rows (run --func/--lock, measure/adhoc.c) */
 	int adhoc;

@@ -2,6 +2,9 @@
 # tests/guest/run.sh - everything that needs our own kernels, under qemu.
 #
 # Builds (or reuses, from $FB_CACHE) the baseline and patched kernels, then:
+#   stock-test.sh       Debian stock kernels (issue 27): bad input offline,
+#                       then debian:7.3 fetched, booted, its attach table
+#                       (needs no kernel of ours: runs first)
 #   vm-test.sh          the harness itself (exit codes, panic, timeout)
 #   core                probes attach in the guest; probe counts equal the
 #                       workloads' own op counts; counts scale with devices
@@ -25,6 +28,9 @@ nok() { echo "not ok - $*"; }
 kernel() {	# kernel ARM FLAVOUR: build (cached) and print the directory
 	"$fb" kernel build --arm "$1" --flavour "$2" 2>"$res/build-$1-$2.log" | tail -1
 }
+
+bash tests/guest/stock-test.sh "$res"
+echo "# time: $(date -u +%T), the stock-kernel checks done"
 
 base=$(kernel baseline perf)
 if [ -f "$base/bzImage" ]; then

@@ -9,7 +9,7 @@
 
 #include "guest/outcome.h"
 #include "guest/qemu.h"
-#include "guest/vm.h"
+#include "guest/vmcodes.h"
 #include "tap.h"
 
 static const char *argv_after(const struct fb_argv *a, const char *opt)
@@ -56,6 +56,15 @@ static void test_argv(void)
 	CHECKF(argv_count(&a, "-fsdev") == 3 && argv_count(&a, "-chardev") == 3,
 	       "three 9p shares and three chardevs (console, out, err)");
 	CHECKF(a.v[a.n] == NULL && !a.overflow, "argv NULL-terminated, no overflow");
+	CHECKF(!argv_after(&a, "-initrd"), "no initrd: no -initrd");
+
+	q.initrd = "/k/initrd.cpio";	/* a stock kernel's (guest/stock.h) */
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) == 0, "with an initrd: argv built");
+	s = argv_after(&a, "-initrd");
+	CHECKF(s && !strcmp(s, "/k/initrd.cpio"), "-initrd /k/initrd.cpio (%s)", s ? s : "-");
+	q.initrd = "/k,x/initrd.cpio";
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "','"),
+	       "a ',' in the initrd path is refused: %s", why);
 
 	q = spec(FB_CLOCK_ICOUNT, "tcg", 1);
 	q.shift = 2;
