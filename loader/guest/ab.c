@@ -21,7 +21,10 @@
 #include "analysis/compare/compare.h"
 #include "analysis/gate/gate.h"
 #include "guest/ab.h"
+#include "guest/ab_env.h"
 #include "guest/shard.h"
+#include "guest/guest_opts.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
 #include "util/cli.h"
 #include "util/symspec.h"
@@ -34,7 +37,7 @@
 #define AB_BUILT	(-1)	/* ab_prepare(): --build-only is done */
 
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
-       OPT_PROBES, OPT_FLAVOR, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
+       OPT_PROBES, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
        OPT_BASE_APPEND, OPT_NEW_APPEND, OPT_ARM };
 
 static const struct argp_option ab_options[] = {
@@ -52,7 +55,6 @@ static const struct argp_option ab_options[] = {
 	  0 },
 	{ "param", OPT_PARAM, "WL.KEY=V", 0, "workload parameter (repeatable)", 0 },
 	{ "flavour", OPT_FLAVOUR, "F", 0, "config flavour of arm-named kernels (perf)", 0 },
-	{ "flavor", OPT_FLAVOR, "F", OPTION_HIDDEN, NULL, 0 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (results/ab-<time>)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only these probes in the guest runs (repeatable)", 0 },
 	{ "base-append", OPT_BASE_APPEND, "ARGS", 0, "kernel command line of the baseline arm "
@@ -112,7 +114,6 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		}
 		return push(e->params, &e->nparams, AB_MAX_PARAMS, "--param", arg);
 	case OPT_FLAVOUR:
-	case OPT_FLAVOR:
 		e->flavour = arg;
 		return 0;
 	case OPT_OUT:

@@ -15,7 +15,8 @@
 #include <sys/stat.h>
 
 #include "model/fb.h"
-#include "guest/ab.h"
+#include "guest/ab_env.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
 
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"

@@ -17,7 +17,9 @@
 
 #include "model/fb.h"
 #include "analysis/attrib/attrib.h"
-#include "guest/ab.h"
+#include "analysis/attrib/attrib_render.h"
+#include "guest/ab_env.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
 #include "util/symspec.h"
 

@@ -16,8 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/fb.h"
-#include "guest/vm.h"
+#include "util/util.h"
+#include "guest/kernel.h"
+#include "guest/stock.h"
 #include "util/cli.h"
 
 #define MAX_ARMS	8
@@ -311,6 +312,8 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 	char dir[PATH_MAX];
 	struct stat st;
 
+	if (fb_stock_spec(spec))
+		return fb_stock_bzimage(spec, bzimage, len);
 	if (!fb_kernel_user_arm(spec) && (strchr(spec, '/') || stat(spec, &st) == 0)) {
 		if (stat(spec, &st) < 0) {
 			fb_err("kernel %s: %s", spec, strerror(errno));
@@ -409,7 +412,6 @@ static const struct argp_option kernel_options[] = {
 	{ "arm", 'a', "A", 0, "arm (default baseline; repeatable), or SERIES@N: the base plus "
 	  "the first N patches of kernel-patches/SERIES/series", 0 },
 	{ "flavour", 'f', "F", 0, "perf|lockstat (default perf; repeatable)", 0 },
-	{ "flavor", 'F', "F", OPTION_HIDDEN, NULL, 0 },
 	{ "all", 'A', NULL, 0, "baseline and patched (if any of its series exists) for the "
 	  "flavours given, default perf then lockstat", 0 },
 	{ 0 },
@@ -435,7 +437,6 @@ static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 	case 'a':
 		return add_row("--arm", e->arms[0], sizeof(e->arms[0]), &e->narms, MAX_ARMS, arg);
 	case 'f':
-	case 'F':
 		return add_row("--flavour", e->fl[0], sizeof(e->fl[0]), &e->nfl, MAX_FLAVOURS, arg);
 	case 'A':
 		e->all = 1;

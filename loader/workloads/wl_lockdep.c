@@ -50,7 +50,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_lockdep.h"
+#include "workloads/wl_sysfs.h"
 #include "workloads/wl_util.h"
 
 #define WL "lockdep"
