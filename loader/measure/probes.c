@@ -302,10 +302,21 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	const struct fb_probe_def *d = r->def;
 	uint64_t addr;
 	long off = 0;
+	int k;
 
-	if (fb_ksym_lookup(s->ks, d->inst_sym, &addr, NULL) < 0) {
-		reason_add(r, "%s: not in kallsyms (not in this kernel, or no CONFIG_KALLSYMS_ALL)",
-			   d->inst_sym);
+	if (d->inst_old && d->inst_member && fb_btf_member_offset(&s->btf, d->inst_member) < 0 &&
+	    fb_ksym_data(s->ks, d->inst_old, &addr) == 0) {
+		reason_add(r, "no %s in this kernel's BTF: its global %s", d->inst_member,
+			   d->inst_old);
+		r->inst = addr;
+		return;
+	}
+	k = fb_ksym_data(s->ks, d->inst_sym, &addr);
+
+	if (k < 0) {
+		reason_add(r, k == -2 ? "%s: several symbols of that name in kallsyms, none beside "
+			   "its own file's" : "%s: not in kallsyms (not in this kernel, or no "
+			   "CONFIG_KALLSYMS_ALL)", d->inst_sym);
 		return;
 	}
 	if (d->inst_deref) {

@@ -18,6 +18,15 @@
 #include "measure/ksyms.h"
 #include "measure/session.h"
 
+/* The address range of a call-site row's function: its first candidate in kallsyms. */
+static int callsite(struct fb_session *s, const struct fb_probe_def *d, uint64_t *lo, uint64_t *hi)
+{
+	for (int i = 0; i < FB_MAX_CAND && d->syms[i]; i++)
+		if (fb_ksym_lookup(s->ks, d->syms[i], lo, hi) == 0)
+			return 0;
+	return -1;
+}
+
 int open_cont(struct fb_session *s, int want_cont)
 {
 	struct fbcont_bpf *c = fbcont_bpf__open();
@@ -32,13 +41,13 @@ int open_cont(struct fb_session *s, int want_cont)
 		uint64_t lo, hi;
 
 		if (r->def->kind == FB_CALLSITE && nsites < FB_MAX_SITES &&
-		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
+		    callsite(s, r->def, &lo, &hi) == 0) {
 			c->rodata->site_lo[nsites] = lo;
 			c->rodata->site_hi[nsites] = hi;
 			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
 		}
 		if (r->def->inst_deref && nderef < FB_MAX_DEREF &&
-		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
+		    fb_ksym_data(s->ks, r->def->inst_sym, &lo) == 0)
 			c->rodata->deref_addr[nderef++] = lo;
 	}
 	c->rodata->nsites = nsites;
@@ -62,7 +71,7 @@ uint64_t cont_deref(struct fb_session *s, const char *sym)
 	struct bpf_link *l;
 	uint64_t addr;
 
-	if (!s->cont || fb_ksym_lookup(s->ks, sym, &addr, NULL) < 0)
+	if (!s->cont || fb_ksym_data(s->ks, sym, &addr) < 0)
 		return 0;
 	if (!s->cont->bss->deref_done) {
 		l = bpf_program__attach(s->cont->progs.fb_resolve);
