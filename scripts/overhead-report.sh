@@ -251,6 +251,7 @@ delta):
 | kprobe/kretprobe | $rk | $(goal "$rk") |
 
 $(peers_section)
+
 ## Where the time goes
 
 Variants, same boot: foliobench's fentry row with parts of its BPF programs

@@ -268,8 +268,13 @@ func_same() {	# ROW WL: funclatency and foliobench --attach kprobe in one window
 	emit "$r" "foliobench, same window" "$(jq -r --arg r "$r" '.probes[] | select(.name==$r) | .method' "$raw/same-$r.json" 2>/dev/null)" \
 		"${s[0]}" "${s[2]}..($(l2 "${s[2]}"))" "${s[3]}..($(l2 "${s[3]}"))" - - - "sum ${s[1]} ns" "$rc"
 }
-func_bcc() {	# ROW WL
+bcc_failed=
+func_bcc() {	# ROW WL; after one failure to attach, the reason is repeated
 	local r=$1 wl=$2 log=$raw/bcc-$r.log h rc=1 why=
+	if [ -n "$bcc_failed" ]; then
+		emit "$r" "bcc funclatency" - - - - - - - "not run: $bcc_failed" 1
+		return
+	fi
 	if peer_start "$log" '^Tracing ' funclatency-bpfcc "$r"; then
 		fbrun "bcc-$r" "$wl" --probes "$NONE"; rc=$?
 		peer_stop
@@ -277,7 +282,8 @@ func_bcc() {	# ROW WL
 		emit "$r" "bcc funclatency" kprobe "$(hist_count <<<"$h")" $(log2_q <<<"$h") - - - "log2 buckets" "$rc"
 	else
 		why=$(grep -m1 -iE 'error|unable|fail|no such' "$log" | tr '\t' ' ' | cut -c1-160)
-		emit "$r" "bcc funclatency" - - - - - - - "did not attach: ${why:-see raw/bcc-$r.log}" 1
+		bcc_failed="did not attach on $r: ${why:-see raw/bcc-$r.log}"
+		emit "$r" "bcc funclatency" - - - - - - - "$bcc_failed" 1
 	fi
 }
 # bpftrace ROW WL KIND: the row's script alone; KIND latency or hold
