@@ -102,9 +102,23 @@ fi
 if [ "$mode" = vm ]; then
 	mkdir -p "$out" || exit 1
 	out=$(cd "$out" && pwd)
-	"$fb" vm --smp 1 --kernel "$kernel" --results "$out" --timeout $((tmo * 6)) \
-		--log "$out/console.log" -- bash "$repo/scripts/peers.sh" run "$out" "${pass[@]}"
-	exit $?
+	cmd=("$fb" vm --smp 1 --kernel "$kernel" --results "$out" --timeout $((tmo * 6))
+		--log "$out/console.log" -- bash "$repo/scripts/peers.sh" run "$out" "${pass[@]}")
+	{
+		echo "command	${cmd[*]}"
+		echo "host	$(uname -nr), $(nproc) CPUs"
+		echo "load_before	$(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "started	$(date -u +%FT%TZ)"
+	} >"$out/host.tsv"
+	t0=$SECONDS
+	"${cmd[@]}"
+	rc=$?
+	{
+		echo "load_after	$(cut -d' ' -f1-3 /proc/loadavg)"
+		echo "elapsed_s	$((SECONDS - t0))"
+		echo "vm_exit	$rc"
+	} >>"$out/host.tsv"
+	exit $rc
 fi
 
 # ---- run: inside the guest ----
