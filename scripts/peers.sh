@@ -164,9 +164,16 @@ emit() {
 # fbrun NAME WORKLOAD ARGS...: foliobench with results in raw/NAME.json
 fbrun() {
 	local name=$1 wl=$2; shift 2
+	local rc
 	"$fb" run --workload "$wl" --param "$(params "$wl")" --out "$raw/$name.json" "$@" \
 		>"$raw/$name.log" 2>&1
+	rc=$?
+	settle
+	return $rc
 }
+# the private netns and its devices go away asynchronously after a run:
+# not in the next tool's window
+settle() { sleep 2; }
 
 # log2 quantiles of "lo hi count" lines on stdin -> "p50 p99" as lo-hi
 log2_q() {
@@ -322,6 +329,7 @@ func_perf() {	# ROW WL: an ftrace kprobe event counted by perf stat
 	perf stat -a -x, -e "probe:$r" -o "$log" -- \
 		"$fb" run --workload "$wl" --param "$(params "$wl")" --probes "$NONE" \
 		--out "$raw/perf-$r.json" >"$raw/perf-$r.out" 2>&1; rc=$?
+	settle
 	perf probe -q -d "probe:$r" >/dev/null 2>&1
 	c=$(awk -F, -v e="probe:$r" '$3 == e { print $1 }' "$log")
 	emit "$r" "perf stat" "kprobe event" "${c:--}" - - - - - "entries, no BPF" "$rc"
@@ -375,6 +383,7 @@ perflock_record() {
 	perf lock record -a -o "$data" -- "$fb" run --workload sysfs --param "sysfs.devices=$devices" \
 		--probes "$NONE" --out "$raw/perflock.json" >"$raw/perflock-record.log" 2>&1
 	perflock_rc=$?
+	settle
 	perf script -i "$data" -F tid,time,event,trace >"$raw/perf-lock.script" 2>"$raw/perf-lock.script.err"
 	perf lock contention -i "$data" -E 50 >"$raw/perf-lock-contention.txt" 2>&1
 }
