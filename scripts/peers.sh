@@ -157,6 +157,7 @@ bt_script() {
 # emit ROW TOOL METHOD COUNT P50 P99 HOLD WAITC WAITNS EXTRA RC
 emit() {
 	local IFS=$'\t'
+	settle
 	echo "$*" >>"$tsv"
 	say "$1 $2: method $3 count $4 p50 $5 p99 $6 hold $7 waits $8/$9 ${10} rc ${11}"
 }
@@ -168,11 +169,10 @@ fbrun() {
 	"$fb" run --workload "$wl" --param "$(params "$wl")" --out "$raw/$name.json" "$@" \
 		>"$raw/$name.log" 2>&1
 	rc=$?
-	settle
 	return $rc
 }
 # the private netns and its devices go away asynchronously after a run:
-# not in the next tool's window
+# not in the next tool's window (emit, the end of every tool's turn, waits)
 settle() { sleep 2; }
 
 # log2 quantiles of "lo hi count" lines on stdin -> "p50 p99" as lo-hi
@@ -329,7 +329,6 @@ func_perf() {	# ROW WL: an ftrace kprobe event counted by perf stat
 	perf stat -a -x, -e "probe:$r" -o "$log" -- \
 		"$fb" run --workload "$wl" --param "$(params "$wl")" --probes "$NONE" \
 		--out "$raw/perf-$r.json" >"$raw/perf-$r.out" 2>&1; rc=$?
-	settle
 	perf probe -q -d "probe:$r" >/dev/null 2>&1
 	c=$(awk -F, -v e="probe:$r" '$3 == e { print $1 }' "$log")
 	emit "$r" "perf stat" "kprobe event" "${c:--}" - - - - - "entries, no BPF" "$rc"
@@ -383,7 +382,6 @@ perflock_record() {
 	perf lock record -a -o "$data" -- "$fb" run --workload sysfs --param "sysfs.devices=$devices" \
 		--probes "$NONE" --out "$raw/perflock.json" >"$raw/perflock-record.log" 2>&1
 	perflock_rc=$?
-	settle
 	perf script -i "$data" -F tid,time,event,trace >"$raw/perf-lock.script" 2>"$raw/perf-lock.script.err"
 	perf lock contention -i "$data" -E 50 >"$raw/perf-lock-contention.txt" 2>&1
 }
