@@ -317,7 +317,8 @@ run_bpftrace() {
 	fi
 	h=$(bt_hist "$log" "@${kind}_ns[$r]:")
 	c=$(sed -n "s/^@count\[$r\]: //p" "$log")
-	emit "$r" "bpftrace $sc.bt" kfunc "${c:--}" $(log2_q <<<"$h") - - - "hist total $(hist_count <<<"$h")" "$rc"
+	emit "$r" "bpftrace $sc.bt" kfunc "${c:--}" $(log2_q <<<"$h") - - - \
+		"hist total $(hist_count <<<"$h")$([ "$r" = kernfs_rwsem ] && echo "; write acquisitions only")" "$rc"
 }
 func_perf() {	# ROW WL: an ftrace kprobe event counted by perf stat
 	local r=$1 wl=$2 log=$raw/perfstat-$r.log c rc
