@@ -40,7 +40,9 @@
 #   get_device_parent (sysfs) and the lock rows kernfs_rwsem gdp_mutex
 #   kernfs_idr_lock (sysfs).
 # Options: --rows "LIST", --peers "LIST", --descriptors N (nft, 1000),
-#   --devices N (sysfs, 16), --timeout S (each peer's lifetime, 900)
+#   --devices N (sysfs, 16), --timeout S (each peer's lifetime, 900);
+#   vm only: --clock host|icount (default host; icount: instruction-paced,
+#   so the quantiles do not move with the host's load)
 #
 # OUTDIR/peers.tsv, one line per row and tool:
 #   row tool method count p50 p99 hold_ns wait_count wait_ns extra rc
@@ -67,10 +69,14 @@ vm) kernel=${1:?usage: peers.sh vm KERNEL OUTDIR [options]}; out=${2:?usage: pee
 -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 *) die2 "unknown mode '$mode' (run, vm, report)" ;;
 esac
-rows=$ALL_ROWS peers=$ALL_PEERS descriptors=1000 devices=16 tmo=900 pass=()
+rows=$ALL_ROWS peers=$ALL_PEERS descriptors=1000 devices=16 tmo=900 pass=() clock=host
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || die2 "$1 needs a value"
 	case "$1" in
+	--clock)
+		[ "$mode" = vm ] || die2 "--clock is for 'vm' only"
+		case "$2" in host|icount) clock=$2 ;; *) die2 "--clock: want host or icount, not '$2'" ;; esac
+		shift 2; continue ;;
 	--rows) rows=$2 ;;
 	--peers) peers=$2 ;;
 	--descriptors) descriptors=$2 ;;
@@ -102,7 +108,7 @@ fi
 if [ "$mode" = vm ]; then
 	mkdir -p "$out" || exit 1
 	out=$(cd "$out" && pwd)
-	cmd=("$fb" vm --smp 1 --kernel "$kernel" --results "$out" --timeout $((tmo * 6))
+	cmd=("$fb" vm --smp 1 --clock "$clock" --kernel "$kernel" --results "$out" --timeout $((tmo * 6))
 		--log "$out/console.log" -- bash "$repo/scripts/peers.sh" run "$out" "${pass[@]}")
 	{
 		echo "command	${cmd[*]}"
