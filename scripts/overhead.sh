@@ -151,7 +151,7 @@ bt_trig() {
 # the histogram's total, printed at SIGINT
 lt_trig() {
 	local name=$1 log=$raw/$1.lt.log pid r i
-	setsid funclatency "$sym" >"$log" 2>&1 &
+	setsid stdbuf -oL funclatency "$sym" >"$log" 2>&1 &	# else "Tracing" waits in stdio
 	pid=$!
 	for i in $(seq 1 1200); do
 		grep -q '^Tracing ' "$log" && break

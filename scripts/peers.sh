@@ -216,10 +216,17 @@ peer_pid=
 # peer_start LOG READY_REGEX CMD...: started; 0 once READY_REGEX is in LOG
 peer_start() {
 	local log=$1 ready=$2 i; shift 2
-	setsid timeout -s INT "$tmo" "$@" >"$log" 2>&1 &
+	# stdbuf: the tools printf their "Tracing ..." line into a file, which
+	# stdio buffers until exit; line-buffered, it says when they attached
+	PYTHONUNBUFFERED=1 setsid timeout -s INT "$tmo" stdbuf -oL "$@" >"$log" 2>&1 &
 	peer_pid=$!
 	for i in $(seq 1 1200); do
-		grep -qE "$ready" "$log" && { sleep 1; return 0; }
+		if grep -qE "$ready" "$log"; then
+			sleep 1
+			kill -0 "$peer_pid" 2>/dev/null && return 0
+			say "$1: exited right after attaching"
+			break
+		fi
 		kill -0 "$peer_pid" 2>/dev/null || break
 		sleep 0.5
 	done
