@@ -267,7 +267,7 @@ bt_hist() {
 		else if (s ~ /G$/) m = 1073741824; sub(/[KMG]$/, "", s); return s * m }
 	index($0, key) == 1 { on = 1; next }
 	on && /^$/ { on = 0 }
-	on && /^\[/ { split($0, a, "|"); n = split(a[1], f, " "); s = a[1]; gsub(/[\[\)\]]/, "", s)
+	on && /^\[/ { split($0, a, "|"); n = split(a[1], f, " "); s = a[1]; sub(/[\)\]].*/, "", s); sub(/^\[/, "", s)
 		split(s, r, ", *"); lo = num(r[1]); hi = (r[2] == "" ? lo : num(r[2]) - 1)
 		print lo, hi, f[n] }' "$1"
 }
