@@ -391,13 +391,17 @@ lock_kl() {	# ROW
 # perf lock record once for all lock rows; perf script -> contended per address
 perflock_done=
 perflock_record() {
-	local data=$raw/perf-lock.data
+	# perf record cannot write to the 9p results share ("failed to write
+	# perf data, error: Bad address"): the guest's tmpfs, then copied
+	local data=/tmp/peers-perf-lock.data
 	perflock_done=1
 	perf lock record -a -o "$data" -- "$fb" run --workload sysfs --param "sysfs.devices=$devices" \
 		--probes "$NONE" --out "$raw/perflock.json" >"$raw/perflock-record.log" 2>&1
 	perflock_rc=$?
 	perf script -i "$data" -F tid,time,event,trace >"$raw/perf-lock.script" 2>"$raw/perf-lock.script.err"
 	perf lock contention -i "$data" -E 50 >"$raw/perf-lock-contention.txt" 2>&1
+	cp "$data" "$raw/perf-lock.data" 2>/dev/null
+	rm -f "$data" "$data.old"
 }
 lock_perf() {	# ROW
 	local r=$1 c
