@@ -11,6 +11,8 @@ pkgs=(
 	# the peers run beside foliobench (scripts/peers.sh, tests/guest/peers-test.sh):
 	# funclatency and klockstat (libbpf-tools), bcc's, perf stat / perf lock
 	libbpf-tools bpfcc-tools linux-perf
+	# history tests: the DB checked with the sqlite3 CLI, the reader's RSS with time
+	sqlite3 time
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git

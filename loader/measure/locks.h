@@ -10,7 +10,7 @@
 
 #include "measure/catalogue.h"
 #include "measure/record.h"
-#include "model/fb.h"
+#include "model/hist.h"
 
 struct fb_locks;
 

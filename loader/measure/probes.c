@@ -336,10 +336,21 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	const struct fb_probe_def *d = r->def;
 	uint64_t addr;
 	long off = 0;
+	int k;
 
-	if (fb_ksym_lookup(s->ks, d->inst_sym, &addr, NULL) < 0) {
-		reason_add(r, "%s: not in kallsyms (not in this kernel, or no CONFIG_KALLSYMS_ALL)",
-			   d->inst_sym);
+	if (d->inst_old && d->inst_member && fb_btf_member_offset(&s->btf, d->inst_member) < 0 &&
+	    fb_ksym_data(s->ks, d->inst_old, &addr) == 0) {
+		reason_add(r, "no %s in this kernel's BTF: its global %s", d->inst_member,
+			   d->inst_old);
+		r->inst = addr;
+		return;
+	}
+	k = fb_ksym_data(s->ks, d->inst_sym, &addr);
+
+	if (k < 0) {
+		reason_add(r, k == -2 ? "%s: several symbols of that name in kallsyms, none beside "
+			   "its own file's" : "%s: not in kallsyms (not in this kernel, or no "
+			   "CONFIG_KALLSYMS_ALL)", d->inst_sym);
 		return;
 	}
 	if (d->inst_deref) {
@@ -460,6 +471,15 @@ static void collect_lock_stat(struct fb_session *s)
 
 /* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
 
+/* The address range of a call-site row's function: its first candidate in kallsyms. */
+static int callsite(struct fb_session *s, const struct fb_probe_def *d, uint64_t *lo, uint64_t *hi)
+{
+	for (int i = 0; i < FB_MAX_CAND && d->syms[i]; i++)
+		if (fb_ksym_lookup(s->ks, d->syms[i], lo, hi) == 0)
+			return 0;
+	return -1;
+}
+
 static int open_cont(struct fb_session *s, int want_cont)
 {
 	struct fbcont_bpf *c = fbcont_bpf__open();
@@ -474,13 +494,13 @@ static int open_cont(struct fb_session *s, int want_cont)
 		uint64_t lo, hi;
 
 		if (r->def->kind == FB_CALLSITE && nsites < FB_MAX_SITES &&
-		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
+		    callsite(s, r->def, &lo, &hi) == 0) {
 			c->rodata->site_lo[nsites] = lo;
 			c->rodata->site_hi[nsites] = hi;
 			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
 		}
 		if (r->def->inst_deref && nderef < FB_MAX_DEREF &&
-		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
+		    fb_ksym_data(s->ks, r->def->inst_sym, &lo) == 0)
 			c->rodata->deref_addr[nderef++] = lo;
 	}
 	c->rodata->nsites = nsites;
@@ -504,7 +524,7 @@ static uint64_t deref(struct fb_session *s, const char *sym)
 	struct bpf_link *l;
 	uint64_t addr;
 
-	if (!s->cont || fb_ksym_lookup(s->ks, sym, &addr, NULL) < 0)
+	if (!s->cont || fb_ksym_data(s->ks, sym, &addr) < 0)
 		return 0;
 	if (!s->cont->bss->deref_done) {
 		l = bpf_program__attach(s->cont->progs.fb_resolve);

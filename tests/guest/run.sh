@@ -2,11 +2,16 @@
 # tests/guest/run.sh - everything that needs our own kernels, under qemu.
 #
 # Builds (or reuses, from $FB_CACHE) the baseline and patched kernels, then:
+#   stock-test.sh       Debian stock kernels (issue 27): bad input offline,
+#                       then debian:7.3 fetched, booted, its attach table
+#                       (needs no kernel of ours: runs first)
 #   vm-test.sh          the harness itself (exit codes, panic, timeout)
 #   core                probes attach in the guest; probe counts equal the
 #                       workloads' own op counts; counts scale with devices
 #   gate-test.sh        ab + gate on real rounds: A/A decides, an injected
 #                       regression fails naming its metric
+#   arms-test.sh        ab --arm from a patch directory and from a git tree
+#                       at a revision: bad input refused, built, gated
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   peers-test.sh       counts equal to funclatency and klockstat (#27)
 #   series tests        KUnit suites and workloads on the patched kernels
@@ -27,6 +32,9 @@ kernel() {	# kernel ARM FLAVOUR: build (cached) and print the directory
 	"$fb" kernel build --arm "$1" --flavour "$2" 2>"$res/build-$1-$2.log" | tail -1
 }
 
+bash tests/guest/stock-test.sh "$res"
+echo "# time: $(date -u +%T), the stock-kernel checks done"
+
 base=$(kernel baseline perf)
 if [ -f "$base/bzImage" ]; then
 	ok "baseline perf kernel built ($(cat "$base/build-seconds" 2>/dev/null)s when built)"
@@ -39,6 +47,9 @@ fi
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
 bash tests/guest/gate-test.sh "$res"
+# ab --arm: a patch directory and a git tree at a revision, made by the
+# test from the base source tree, built (arm switches) and gated
+bash tests/guest/arms-test.sh "$res"
 bash tests/guest/clock-test.sh "$res"
 # BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
 # oops, hang or splat; exact per-node counts)
@@ -66,7 +77,7 @@ bash tests/guest/series-test.sh "$res"
 # Two more kernels, one of them a cold build of a second config (no object
 # is shared with the perf flavour: ~1.3x the perf build, README "Cost").
 # FB_LOCKSTAT: 1 (default) builds them if needed and runs their tests; 0
-# skips them; auto (what .ci/run sets) runs them when both are cached, or
+# skips them; auto (by hand; .ci/run sets 1) runs them when both are cached, or
 # when building them still fits the CI budget: FB_CI_START (epoch s) +
 # FB_CI_BUDGET (s) against 1.3x this machine's baseline perf build time
 # plus 15 minutes of arm switch and guests.
@@ -125,7 +136,7 @@ lockstat_flavour() {
 # One more kernel, patched arm only, built in the perf flavour's build
 # directory (kernel-build.sh "builddir:"), so that ccache reuses the perf
 # objects: a config and arm switch, not a cold build.  FB_DRM: 1 (default)
-# builds it if needed and boots it; 0 skips it; auto (what .ci/run sets)
+# builds it if needed and boots it; 0 skips it; auto (by hand; .ci/run sets 1)
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
 # boot (483 objects recompiled, a third of a cold build; README "Cost").

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/history/history.h"
+#include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
 #include "util/cli.h"
 
@@ -158,7 +158,7 @@ static int parse_looks(const char *s, struct fb_seq *sq)
 	return 0;
 }
 
-enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY, OPT_MIN_EFFECT };
+enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY };
 
 static const struct argp_option gate_options[] = {
 	{ "max-regression", 'r', "PCT", 0, "the largest slowdown that passes, in percent "
@@ -176,7 +176,6 @@ static const struct argp_option gate_options[] = {
 	  "looks)", 0 },
 	{ "history", OPT_HISTORY, "DB", 0, "also fail when NEW starts a regressing step in "
 	  "the run history DB (`foliobench history`, docs/history.md); AB_DIR only", 0 },
-	{ "min-effect", OPT_MIN_EFFECT, "PCT", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
 };
 
@@ -210,9 +209,6 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 	case OPT_HISTORY:
 		g->history = arg;
 		return 0;
-	case OPT_MIN_EFFECT:	/* shapes compare's verdicts, not the gate */
-		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
-		return -1;
 	}
 	return 1;
 }
@@ -246,6 +242,16 @@ static const struct argp gate_argp = {
 	"  tail     " GATE_TAIL,
 	NULL, NULL, NULL,
 };
+
+/* Gated metrics tested, or decided exactly (a deterministic count with a direction). */
+static int ndecidable(const struct fb_gate *gt)
+{
+	int n = 0;
+
+	for (int i = 0; i < gt->ng; i++)
+		n += gt->g[i].tested || (gt->g[i].exact && gt->g[i].dir);
+	return n;
+}
 
 /* Exit 2 when nothing gated can decide; one line on stderr. */
 static int unusable(const struct fb_gate *gt, double alpha)
@@ -339,6 +345,11 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		*decision = fb_seq_decide(sq, k, c, o, &gt, err, sizeof(err));
 		ok.alpha = fb_seq_alpha(sq, k);
 		ok.beta = o->beta * ok.alpha / sq->alpha;
+		/* a look that checked nothing is no pass either (issue 30) */
+		if (!err[0] && !ndecidable(&gt) && unusable(&gt, o->alpha)) {
+			*decision = FB_SEQ_UNKNOWN;
+			goto out;
+		}
 	} else if (!fb_gate_eval(&gt, c, o, err, sizeof(err)) && unusable(&gt, o->alpha)) {
 		goto out;	/* said why */
 	}

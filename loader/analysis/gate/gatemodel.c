@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gatemodel.c - the gate as a pure function of the comparison model
- * (gate.h): per gated metric a state (ok, regressed, lost, undecided,
+ * (gatemodel.h): per gated metric a state (ok, regressed, lost, undecided,
  * reported, untested), Holm-Bonferroni over the tested metrics, the gate's
  * outcome (pass, fail, unknown), and the sequential looks of
  * `ab --until-decided`.  No I/O.  Rules and measurements: docs/compare.md.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate/gate.h"
+#include "analysis/gate/gatemodel.h"
 #include "util/util.h"
 
 #define GATE_MIN_ROUNDS	3
@@ -128,13 +128,61 @@ static void eval_exact(struct fb_gated *x, double thr)
 		x->state = FB_GM_OK;
 }
 
+/* The test of a metric with rounds enough on both sides: p, interval, regressed or not. */
+static void eval_test(struct fb_gated *x, const struct fb_cmp *c, const struct fb_gate_opts *o,
+		      double thr)
+{
+	double alpha = o->alpha, lo99, hi99;
+	const struct fb_metric *m = x->m;
+	struct fb_mwu u;
+
+	if (fb_cmp_icount(c)) {
+		/*
+		 * instruction counts: rounds differ by 0.1% (interrupts), ranks of
+		 * 3-5 rounds cannot reach alpha; Welch on logs with a 0.1% floor
+		 */
+		if (fb_welch_log(m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &u))
+			return;
+		x->min_p = 0;
+	} else {
+		if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
+			return;
+		x->min_p = fb_gate_min_p(m->a, m->na, m->b, m->nb);
+	}
+	x->tested = 1;
+	x->p = x->dir > 0 ? u.p_greater : u.p_less;
+	x->have_ci = fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 1 - 2 * o->beta,
+					   FB_BOOT_ITERS, FB_BOOT_SEED, &x->lo, &x->hi) == 0;
+	if (!x->have_ci) {
+		/* base median 0: a regression from nothing; rank test only */
+		if (x->p < alpha && x->dir * (m->new - m->base) > 0)
+			x->state = FB_GM_REGRESSED;
+		return;
+	}
+	/* could the change be as large as the threshold?  wide (99%) interval */
+	if (fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 0.99, FB_BOOT_ITERS,
+				  FB_BOOT_SEED, &lo99, &hi99)) {
+		lo99 = x->lo;
+		hi99 = x->hi;
+	}
+	lo99 = fmin(lo99, x->lo);
+	hi99 = fmax(hi99, x->hi);
+	/*
+	 * The rank test (Holm-corrected in holm()) is what bounds false alarms;
+	 * a bootstrap interval of medians from ~10 rounds is too coarse to be a
+	 * second significance test, so it only gives the direction and the
+	 * reach of the effect.
+	 */
+	if (x->p < alpha && (x->dir > 0 ? m->new > m->base && hi99 >= 1 + thr :
+			     m->new < m->base && lo99 <= 1 - thr))
+		x->state = FB_GM_REGRESSED;
+}
+
 /* Everything but Holm: sets state for the metrics outside the tested family. */
 static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct fb_gate_opts *o)
 {
-	double alpha = o->alpha;
 	const struct fb_metric *m = x->m;
-	double thr = o->thr_pct / 100, lo99, hi99;
-	struct fb_mwu u;
+	double thr = o->thr_pct / 100;
 
 	x->dir = fb_metric_dir(m);
 	x->p = x->p_adj = x->min_p = 1;
@@ -179,46 +227,7 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 			 GATE_MIN_ROUNDS);
 		return;
 	}
-	if (fb_cmp_icount(c)) {
-		/*
-		 * instruction counts: rounds differ by 0.1% (interrupts), ranks of
-		 * 3-5 rounds cannot reach alpha; Welch on logs with a 0.1% floor
-		 */
-		if (fb_welch_log(m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &u))
-			return;
-		x->min_p = 0;
-	} else {
-		if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
-			return;
-		x->min_p = fb_gate_min_p(m->a, m->na, m->b, m->nb);
-	}
-	x->tested = 1;
-	x->p = x->dir > 0 ? u.p_greater : u.p_less;
-	x->have_ci = fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 1 - 2 * o->beta,
-					   FB_BOOT_ITERS, FB_BOOT_SEED, &x->lo, &x->hi) == 0;
-	if (!x->have_ci) {
-		/* base median 0: a regression from nothing; rank test only */
-		if (x->p < alpha && x->dir * (m->new - m->base) > 0)
-			x->state = FB_GM_REGRESSED;
-		return;
-	}
-	/* could the change be as large as the threshold?  wide (99%) interval */
-	if (fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 0.99, FB_BOOT_ITERS,
-				  FB_BOOT_SEED, &lo99, &hi99)) {
-		lo99 = x->lo;
-		hi99 = x->hi;
-	}
-	lo99 = fmin(lo99, x->lo);
-	hi99 = fmax(hi99, x->hi);
-	/*
-	 * The rank test (Holm-corrected in holm()) is what bounds false alarms;
-	 * a bootstrap interval of medians from ~10 rounds is too coarse to be a
-	 * second significance test, so it only gives the direction and the
-	 * reach of the effect.
-	 */
-	if (x->p < alpha && (x->dir > 0 ? m->new > m->base && hi99 >= 1 + thr :
-			     m->new < m->base && lo99 <= 1 - thr))
-		x->state = FB_GM_REGRESSED;
+	eval_test(x, c, o, thr);
 }
 
 static int cmp_p(const void *x, const void *y)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # history-gate-replay.sh - the history gate on archived ab runs.
 #
-#   scripts/history-gate-replay.sh [--trials | --as-given [--report DIR]] AB_DIR...
+#   scripts/studies/history-gate-replay.sh [--trials | --as-given [--report DIR]] AB_DIR...
 #                                                          (or archives: *.tar.xz)
 #
 # Default: replay the runs as a nightly CI would see them: in start order,
@@ -19,7 +19,7 @@
 # cost (from its cmdline), the exit status and the gate's line; then the
 # counts.  DBs are temporary.  Options for the gate go in HISTORY_GATE_OPTS.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 fb=$PWD/foliobench
 tmp=$(mktemp -d /tmp/fb-history-replay.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

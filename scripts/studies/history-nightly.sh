@@ -4,7 +4,7 @@
 # (nf_tables.foliobench_inject_loops) follows a schedule with steps at known
 # nights; each night is gated against the history first, then added to it.
 #
-#   scripts/history-nightly.sh OUT ROUNDS LOOPS...
+#   scripts/studies/history-nightly.sh OUT ROUNDS LOOPS...
 #       OUT     directory for the ab runs and OUT/history.db
 #       ROUNDS  boots per arm per night
 #       LOOPS   injected loops per night, e.g. 0 0 0 0 35 35 35 35 0 0 0 0
@@ -14,7 +14,7 @@
 # first after" columns name the injected cost on either side of a step.
 # Prints one line per night: the loops and the history gate's line.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ $# -ge 3 ] || { echo "usage: $0 OUT ROUNDS LOOPS..." >&2; exit 2; }
 out=$1 rounds=$2
 shift 2

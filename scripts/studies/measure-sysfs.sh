@@ -7,7 +7,7 @@
 # turn and run `foliobench run --workload sysfs --param sysfs.devices=N`.
 # Results: $OUT/<arm>-<N>/round-<i>.json and `foliobench compare` tables.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-3}
 shift || true
 devices=${*:-100 400}

@@ -2,7 +2,7 @@
 # measure-teardown.sh - the nf_tables teardown pass without its RCU grace
 # period, baseline against patched, in instruction-paced guests (#16 item 8).
 #
-#   scripts/measure-teardown.sh [--boots N] [--out DIR] BASE_KERNEL NEW_KERNEL
+#   scripts/studies/measure-teardown.sh [--boots N] [--out DIR] BASE_KERNEL NEW_KERNEL
 #
 # Boots each kernel N times (default 3), interleaved, under
 # `foliobench vm --clock icount` (one vCPU, guest ns = instructions).  In
@@ -13,7 +13,7 @@
 # Prints one line per boot and the medians; DIR keeps the raw outputs.
 # (--guest OUT is the in-guest half.)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 fb=$PWD/foliobench
 die() { echo "measure-teardown: error: $*" >&2; exit 2; }
 
@@ -63,7 +63,7 @@ for i in $(seq 1 "$boots"); do
 		k=$1; [ $arm = new ] && k=$2
 		f=$out/$arm-$i
 		"$fb" vm --clock icount --kernel "$k" --results "$out" --timeout 1800 \
-			--log "$f.console" -- bash scripts/measure-teardown.sh --guest "$f" >"$f.vm" 2>&1
+			--log "$f.console" -- bash scripts/studies/measure-teardown.sh --guest "$f" >"$f.vm" 2>&1
 		rc=$?
 		n=$(passes "$f.bt") ns=$(field "$f.bt" net_sum) gs=$(field "$f.bt" gp_sum)
 		if [ $rc != 0 ] || [ -z "$n" ] || [ "${n:-0}" = 0 ]; then

@@ -2,7 +2,7 @@
 # history-import-reports.sh - import every round archived in reports/ into
 # a history DB and write the history report of it.
 #
-#   scripts/history-import-reports.sh [DB [OUT]]
+#   scripts/studies/history-import-reports.sh [DB [OUT]]
 #       DB   default results/history.db
 #       OUT  default reports/history
 #
@@ -11,7 +11,7 @@
 # reports/gate/data/defaults.tar.xz/aa-4/patched/round-1.json.  A round in
 # both a directory and an archive is stored once.  Safe to run twice.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo=$PWD
 db=${1:-results/history.db}
 db_abs=$(realpath -m "$db")

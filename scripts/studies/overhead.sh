@@ -5,9 +5,9 @@
 # built; OUTDIR must be writable there (the vm's --results directory):
 #
 #   ./foliobench vm --clock icount --kernel DIR --results OUTDIR -- \
-#       bash scripts/overhead.sh OUTDIR
+#       bash scripts/studies/overhead.sh OUTDIR
 #
-# scripts/overhead-report.sh does exactly that and writes
+# scripts/studies/overhead-report.sh does exactly that and writes
 # reports/overhead/README.md from OUTDIR.  Under --clock icount guest time is
 # an instruction count, so every figure below is in instructions and a few
 # repetitions suffice; only busy loops are timed, never sleeps.
@@ -38,7 +38,7 @@
 #          --calls N (trigger.calls, 200000), --parts "LIST".
 # Every foliobench results file and bpftrace output is kept in OUTDIR/raw/.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 fb=$PWD/foliobench
 out=${1:?usage: overhead.sh OUTDIR [--reps N] [--calls N] [--parts LIST]}
 shift

@@ -2,8 +2,8 @@
 # gate-trials.sh - measure the regression gate's A/A false-alarm rate and its
 # detection rate for an injected regression, from `foliobench ab` runs.
 #
-#   scripts/gate-trials.sh aa     [opts] AB_DIR...   false alarms
-#   scripts/gate-trials.sh detect [opts] AB_DIR...   detection rate
+#   scripts/studies/gate-trials.sh aa     [opts] AB_DIR...   false alarms
+#   scripts/studies/gate-trials.sh detect [opts] AB_DIR...   detection rate
 #
 # aa:     every AB_DIR is an A/A run: both arms booted the SAME kernel, e.g.
 #           foliobench ab --baseline baseline --patched baseline --rounds R

@@ -10,7 +10,7 @@
 # probe adds to the numbers.  Results: $OUT/<arm>/round-<i>.json, then
 # `foliobench compare` tables in $OUT/*.md.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 out=${OUT:-results/nft-$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$out"

@@ -2,25 +2,25 @@
 # clock-study.sh - host-clock vs instruction-paced (icount) guests, side by
 # side: the numbers behind reports/clock/README.md.
 #
-#   scripts/clock-study.sh aa MODE LOAD ROUNDS OUT
+#   scripts/studies/clock-study.sh aa MODE LOAD ROUNDS OUT
 #       A/A: `ab --clock MODE` baseline vs baseline, nft + sysfs, ROUNDS
 #       per arm, into OUT/aa-MODE-LOAD.  LOAD is "hog" (two busy loops, one
 #       per host CPU, for the whole run) or "asis" (whatever the host does).
-#   scripts/clock-study.sh aanft MODE LOAD ROUNDS OUT
+#   scripts/studies/clock-study.sh aanft MODE LOAD ROUNDS OUT
 #       A/A with the gate study's rows (reports/gate/): nft workload,
 #       probes nft_trans_alloc* and nf_tables_trans_destroy_work, into
 #       OUT/aanft-MODE-LOAD; the A/A pool for `inject`'s detection pool.
-#   scripts/clock-study.sh inject MODE LOAD ROUNDS LOOPS OUT
+#   scripts/studies/clock-study.sh inject MODE LOAD ROUNDS LOOPS OUT
 #       baseline vs the testing `regress` kernel with
 #       nf_tables.foliobench_inject_loops=LOOPS (inject_ns=0) into
 #       OUT/inj-MODE-LOAD-LOOPS.
-#   scripts/clock-study.sh cv DIR...
+#   scripts/studies/clock-study.sh cv DIR...
 #       per-metric CV over all rounds of each DIR (both arms of an A/A run
 #       are one kernel: pooled), from `foliobench compare --format csv`.
 #
 # Every run records the load average before and after in OUT/*.load.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 fb=$PWD/foliobench
 
 hog_pids=()
