@@ -2,7 +2,7 @@
 # peers-test.sh - foliobench's counts against libbpf-tools funclatency and
 # klockstat (issue #27 item 3), one guest boot.
 #
-# Boots KERNEL once (one vCPU) and runs scripts/peers.sh there:
+# Boots KERNEL once (one vCPU) and runs scripts/studies/peers.sh there:
 #   nft_trans_alloc (nft) and kernfs_new_node (sysfs): foliobench's row
 #     alone, funclatency alone, and funclatency with foliobench's row forced
 #     to kprobe/kretprobe in the same window;
@@ -38,7 +38,7 @@ for t in $tools; do
 done
 
 start=$SECONDS
-scripts/peers.sh vm "$kernel" "$res" --timeout 600 \
+scripts/studies/peers.sh vm "$kernel" "$res" --timeout 600 \
 	--rows "$rows" --peers "$peers" --descriptors 200 --devices 8 \
 	>"$res/peers.log" 2>&1
 rc=$?

@@ -52,7 +52,7 @@
 # bound is given, "lo"); hold_ns/wait_ns totals; extra: tool-specific.
 # Raw outputs in OUTDIR/raw/.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 repo=$PWD
 fb=$repo/foliobench
 NONE=__none__
@@ -109,7 +109,7 @@ if [ "$mode" = vm ]; then
 	mkdir -p "$out" || exit 1
 	out=$(cd "$out" && pwd)
 	cmd=("$fb" vm --smp 1 --clock "$clock" --kernel "$kernel" --results "$out" --timeout $((tmo * 6))
-		--log "$out/console.log" -- bash "$repo/scripts/peers.sh" run "$out" "${pass[@]}")
+		--log "$out/console.log" -- bash "$repo/scripts/studies/peers.sh" run "$out" "${pass[@]}")
 	{
 		echo "command	${cmd[*]}"
 		echo "host	$(uname -nr), $(nproc) CPUs"
