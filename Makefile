@@ -71,8 +71,10 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 
 # -MMD: each object depends on the headers it includes, nothing more.  The
 # skeletons are generated headers, so they must exist before the first
-# compile of the files that include them (measure/probes.c, locks.c).
-$(OUT)/loader/measure/probes.o $(OUT)/loader/measure/locks.o: $(SKELS)
+# compile of the files that include them (measure/probes.c, locks.c,
+# lockrows.c, tprows.c).
+$(OUT)/loader/measure/probes.o $(OUT)/loader/measure/locks.o \
+	$(OUT)/loader/measure/lockrows.o $(OUT)/loader/measure/tprows.o: $(SKELS)
 $(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

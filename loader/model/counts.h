@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FB_MAX_COUNTS		24
+#define FB_MAX_COUNTS		48
 
 /* ---- named counters: workload op counts ---- */
 struct fb_counts {

@@ -32,10 +32,20 @@
 #              and libbpf-tools funclatency (kprobe/kretprobe, its only
 #              method) on the same function while a probe-less foliobench
 #              runs the loop (issue #27 item 4).  -> events.tsv
+#   lockevents (not in the default --parts) per rep, interleaved: the loop
+#              with a lock row's acquire-side program on the getppid handler
+#              (FB_LOCKFN; the row's lock is never taken there): fexit+hash
+#              (the method before), fentry+hash, fentry+task storage, and
+#              both trampolines with empty programs.  -> events.tsv
 #   workloads  nft and sysfs (defaults), all catalogue probes against none,
 #              alternating order per rep.  -> workloads.tsv
 # Options: --reps N (events, 3), --ablate-reps N (1), --wl-reps N (3),
-#          --calls N (trigger.calls, 200000), --parts "LIST".
+#          --calls N (trigger.calls, 200000), --parts "LIST",
+#          --wl "LIST" (workloads, "nft sysfs"), --wl-sets "LIST" (row sets,
+#          "none nolocks all"; also: locks = the lock rows alone, and
+#          all-fexit / all-fentryhash / locks-fexit = every row or the lock rows
+#          with FB_LOCKHOOK=fexit or fentry-hash, the lock-row methods before;
+#          the order is reversed on even reps).
 # Every foliobench results file and bpftrace output is kept in OUTDIR/raw/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -43,6 +53,7 @@ fb=$PWD/foliobench
 out=${1:?usage: overhead.sh OUTDIR [--reps N] [--calls N] [--parts LIST]}
 shift
 reps=3 areps=1 wlreps=3 calls=200000 parts="events ablate diag workloads"
+wls="nft sysfs" wlsets="none nolocks all"
 while [ $# -gt 0 ]; do
 	case "$1" in --*) [ $# -ge 2 ] || { echo "overhead.sh: $1 needs a value" >&2; exit 2; } ;; esac
 	case "$1" in
@@ -51,6 +62,8 @@ while [ $# -gt 0 ]; do
 	--wl-reps) wlreps=$2; shift 2 ;;
 	--calls) calls=$2; shift 2 ;;
 	--parts) parts=$2; shift 2 ;;
+	--wl) wls=$2; shift 2 ;;
+	--wl-sets) wlsets=$2; shift 2 ;;
 	*) echo "overhead.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -62,10 +75,16 @@ count() {
 count --reps "$reps" 100
 count --ablate-reps "$areps" 100
 count --wl-reps "$wlreps" 100
+for set in $wlsets; do
+	case "$set" in
+	none|nolocks|all|locks|all-fexit|all-fentryhash|locks-fexit) ;;
+	*) echo "overhead.sh: --wl-sets: unknown row set '$set'" >&2; exit 2 ;;
+	esac
+done
 count --calls "$calls" 100000000
 for p in $parts; do
-	case "$p" in events|ablate|diag|workloads|peers) ;;
-	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads peers)" >&2; exit 2 ;;
+	case "$p" in events|ablate|diag|workloads|lockevents|peers) ;;
+	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads lockevents peers)" >&2; exit 2 ;;
 	esac
 done
 raw=$out/raw
@@ -199,6 +218,13 @@ variant() {
 	bt-kfunc-empty)	r=$(bt_trig "$name" "kfunc:$sym { } kretfunc:$sym { }") ;;
 	bt-kprobe-empty) r=$(bt_trig "$name" "kprobe:$sym { } kretprobe:$sym { }") ;;
 	bt-kfunc-stash)	r=$(bt_trig "$name" "kfunc:$sym { @s[tid] = nsecs; } kretfunc:$sym /@s[tid]/ { delete(@s[tid]); }") ;;
+	# a lock row's acquire-side program on the getppid handler (FB_LOCKFN):
+	# what one acquisition of a lock it does not watch costs, per method
+	lk-fexit)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit trig "$name" --probes gdp_mutex) ;;
+	lk-fentryhash)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-hash trig "$name" --probes gdp_mutex) ;;
+	lk-fentry)	r=$(FB_LOCKFN=$sym trig "$name" --probes gdp_mutex) ;;
+	lk-fexit-empty)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
+	lk-fentry-empty) r=$(FB_LOCKFN=$sym FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
 	esac
 	set -- $r
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$v" "$1" "$2" "$3" "$4" "$5" >>"$tsv"
@@ -217,6 +243,13 @@ if has_part peers; then
 	for rep in $(seq 1 "$reps"); do
 		for v in none fb-fentry lt-funclatency fb-kprobe; do
 			variant "$v" "p$rep"
+		done
+	done
+fi
+if has_part lockevents; then
+	for rep in $(seq 1 "$reps"); do
+		for v in none lk-fexit lk-fentryhash lk-fentry lk-fexit-empty lk-fentry-empty; do
+			variant "$v" "l$rep"
 		done
 	done
 fi
@@ -289,22 +322,29 @@ fi
 # ---- workloads: all catalogue probes, function and tracepoint rows only, none ----
 cpu_stat() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
 # the rows that are not lock rows, from a short run with every row
-nolock=()
+nolock=() locks=()
 fbrun rows --workload trigger --param trigger.calls=1
 for name in $(jqf "$raw/rows.json" '.probes[] | select(.kind != "lock") | .name'); do
 	nolock+=(--probes "$name")
+done
+for name in $(jqf "$raw/rows.json" '.probes[] | select(.kind == "lock") | .name'); do
+	locks+=(--probes "$name")
 done
 [ ${#nolock[@]} -gt 0 ] || say "WARNING: no row list (raw/rows.log): nolocks = all"
 wl_tsv=$out/workloads.tsv
 # wl_one REP WORKLOAD SET: one run, appended to workloads.tsv
 wl_one() {
-	local rep=$1 wl=$2 set=$3 name=wl-$2-$3-$1 a b rc args=()
+	local rep=$1 wl=$2 set=$3 name=wl-$2-$3-$1 a b rc args=() hook=
 	case "$set" in
 	none) args=(--probes "$NONE") ;;
 	nolocks) args=("${nolock[@]}") ;;
+	locks) args=("${locks[@]}") ;;
+	locks-fexit) args=("${locks[@]}") hook=fexit ;;
+	all-fexit) hook=fexit ;;
+	all-fentryhash) hook=fentry-hash ;;
 	esac
 	a=$(cpu_stat)
-	fbrun "$name" --workload "$wl" "${args[@]}"; rc=$?
+	FB_LOCKHOOK=$hook fbrun "$name" --workload "$wl" "${args[@]}"; rc=$?
 	b=$(cpu_stat)
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$wl" "$set" \
 		"$(jqf "$raw/$name.json" ".workloads[] | select(.name==\"$wl\") | .wall_ns")" \
@@ -317,8 +357,9 @@ if has_part workloads; then
 	[ -s "$wl_tsv" ] ||
 		echo "rep	workload	probes	wall_ns	attached	rc	run_busy_cs	run_idle_cs" >"$wl_tsv"
 	for rep in $(seq 1 "$wlreps"); do
-		for wl in nft sysfs; do
-			if [ $((rep % 2)) = 1 ]; then sets="none nolocks all"; else sets="all nolocks none"; fi
+		for wl in $wls; do
+			sets=$wlsets
+			[ $((rep % 2)) = 1 ] || sets=$(echo "$wlsets" | tr ' ' '\n' | tac | tr '\n' ' ')
 			for set in $sets; do
 				wl_one "$rep" "$wl" "$set"
 			done
