@@ -141,6 +141,42 @@ ablation_table() {
 	done
 }
 
+# peers_section: foliobench's rows against libbpf-tools funclatency, from the
+# "peers" part's reps (p1, p2, ...: none, fb-fentry, lt-funclatency,
+# fb-kprobe interleaved); per rep, added cost = (loop - that rep's none) / calls
+peers_section() {
+	grep -q '	lt-funclatency	' "$raw/events.tsv" || return 0
+	cat <<MD
+## Against libbpf-tools funclatency (issue #27 item 4)
+
+Part \`peers\` of \`scripts/overhead.sh\`: in each rep, interleaved in the same
+boot, the loop without a probe, with foliobench's row (fentry/fexit), under
+libbpf-tools $(kv "$raw/env.tsv" libbpf-tools) \`funclatency $(kv "$raw/env.tsv" symbol)\`
+(its BPF programs are a kprobe and a kretprobe, the only method it has: a
+(pid) hash for the start time, a log2 histogram in .bss) while a probe-less
+foliobench runs the loop, and with foliobench's row forced to
+kprobe/kretprobe. Per rep: added per event, and foliobench / funclatency.
+
+| rep | foliobench fentry (instr.) | funclatency (instr.) | foliobench kprobe (instr.) | fentry / funclatency | kprobe / funclatency | events per call (fb fentry, funclatency) |
+|---|---:|---:|---:|---:|---:|---|
+MD
+	awk -F'\t' -v calls="$calls" '
+	NR > 1 && $1 ~ /^p/ && $7 == 0 && $3 > 0 { loop[$1, $2] = $3; ev[$1, $2] = $4; if (!($1 in seen)) { seen[$1] = 1; reps[++n] = $1 } }
+	END {
+		for (i = 1; i <= n; i++) {
+			r = reps[i]; if (!((r, "none") in loop)) continue
+			f = ((r, "fb-fentry") in loop) ? (loop[r, "fb-fentry"] - loop[r, "none"]) / calls : -1
+			l = ((r, "lt-funclatency") in loop) ? (loop[r, "lt-funclatency"] - loop[r, "none"]) / calls : -1
+			k = ((r, "fb-kprobe") in loop) ? (loop[r, "fb-kprobe"] - loop[r, "none"]) / calls : -1
+			printf "| %s | %.1f | %.1f | %.1f | %s | %s | %.3f, %.3f |\n", r, f, l, k,
+				(f >= 0 && l > 0) ? sprintf("%.2f", f / l) : "n/a",
+				(k >= 0 && l > 0) ? sprintf("%.2f", k / l) : "n/a",
+				ev[r, "fb-fentry"] / calls, ev[r, "lt-funclatency"] / calls
+		}
+	}' "$raw/events.tsv"
+	echo
+}
+
 progs_table() {
 	[ -s "$raw/bpfstats.tsv" ] || { echo "(not measured)"; return; }
 	echo "| run | program | type | run_cnt | instr. per run (bpf_stats) | xlated insns | jited insns |"
@@ -213,6 +249,8 @@ delta):
 |---|---:|---|
 | fentry/fexit (kfunc) | $rf | $(goal "$rf") |
 | kprobe/kretprobe | $rk | $(goal "$rk") |
+
+$(peers_section)
 
 ## Where the time goes
 

@@ -12,7 +12,7 @@
 # an instruction count, so every figure below is in instructions and a few
 # repetitions suffice; only busy loops are timed, never sleeps.
 #
-# Parts (--parts, default "events ablate diag workloads"):
+# Parts (--parts, default "events ablate diag workloads"; "peers" on request):
 #   events     per rep, interleaved: the trigger workload's getppid loop
 #              (`trigger.calls` calls, op loop_ns) with no probe, with
 #              foliobench's getppid row forced to fentry/fexit and to
@@ -28,6 +28,10 @@
 #              program while the loop runs (the programs' own instructions,
 #              without the trampoline or kprobe path), their xlated and
 #              jited sizes and the maps bpftrace made.  -> bpfstats.tsv, diag/
+#   peers      per rep, interleaved: none, foliobench fentry and kprobe rows,
+#              and libbpf-tools funclatency (kprobe/kretprobe, its only
+#              method) on the same function while a probe-less foliobench
+#              runs the loop (issue #27 item 4).  -> events.tsv
 #   lockevents (not in the default --parts) per rep, interleaved: the loop
 #              with a lock row's acquire-side program on the getppid handler
 #              (FB_LOCKFN; the row's lock is never taken there): fexit+hash
@@ -79,8 +83,8 @@ for set in $wlsets; do
 done
 count --calls "$calls" 100000000
 for p in $parts; do
-	case "$p" in events|ablate|diag|workloads|lockevents) ;;
-	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads lockevents)" >&2; exit 2 ;;
+	case "$p" in events|ablate|diag|workloads|lockevents|peers) ;;
+	*) echo "overhead.sh: --parts: unknown part '$p' (events ablate diag workloads lockevents peers)" >&2; exit 2 ;;
 	esac
 done
 raw=$out/raw
@@ -100,6 +104,7 @@ ulimit -l unlimited 2>/dev/null
 	echo "cpus	$(nproc)"
 	echo "bpftrace	$(bpftrace --version 2>&1)"
 	echo "bpftool	$(bpftool version 2>&1 | head -1)"
+	echo "libbpf-tools	$(dpkg-query -W -f='${Version}' libbpf-tools 2>/dev/null || echo absent)"
 	echo "calls	$calls"
 	echo "reps	$reps"
 	echo "parts	$parts"
@@ -160,6 +165,31 @@ bt_trig() {
 	echo "$1 $(hist_sum "$raw/$name.bt.log") bpftrace $sym $5"
 }
 
+# lt_trig NAME: the loop under libbpf-tools funclatency (a C peer; kprobe/
+# kretprobe, log2 histogram), ready once it prints "Tracing"; its events are
+# the histogram's total, printed at SIGINT
+lt_trig() {
+	local name=$1 log=$raw/$1.lt.log pid r i
+	setsid stdbuf -oL funclatency "$sym" >"$log" 2>&1 &	# else "Tracing" waits in stdio
+	pid=$!
+	for i in $(seq 1 1200); do
+		grep -q '^Tracing ' "$log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.5
+	done
+	if ! grep -q '^Tracing ' "$log"; then
+		say "funclatency $name did not attach: $(head -3 "$log" | tr '\n' ' ')"
+		kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+		echo "0 0 - - 1"
+		return
+	fi
+	r=$(trig "$name" --probes "$NONE")
+	kill -INT "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	set -- $r
+	echo "$1 $(awk '$2 == "->" && $4 == ":" { n += $5 } END { print n + 0 }' "$log") funclatency $sym $5"
+}
+
 # The getppid handler foliobench attaches to here (the same one for bpftrace).
 sym=$(trig probe-sym --probes getppid --param trigger.calls=1 | awk '{ print $4 }')
 case "$sym" in ''|-) say "getppid row unavailable: $(jqf "$raw/probe-sym.json" '.probes[0].reason')"
@@ -182,6 +212,7 @@ variant() {
 	fb-kprobe)	r=$(trig "$name" --probes getppid --attach kprobe) ;;
 	fb-fentry-*)	r=$(FB_ABLATE=${v#fb-fentry-} trig "$name" --probes getppid --attach fentry) ;;
 	fb-kprobe-*)	r=$(FB_ABLATE=${v#fb-kprobe-} trig "$name" --probes getppid --attach kprobe) ;;
+	lt-funclatency)	r=$(lt_trig "$name") ;;
 	bt-kfunc)	r=$(bt_trig "$name" "$BT_KFUNC") ;;
 	bt-kprobe)	r=$(bt_trig "$name" "$BT_KPROBE") ;;
 	bt-kfunc-empty)	r=$(bt_trig "$name" "kfunc:$sym { } kretfunc:$sym { }") ;;
@@ -204,6 +235,14 @@ if has_part events; then
 	for rep in $(seq 1 "$reps"); do
 		for v in none fb-fentry fb-kprobe bt-kfunc bt-kprobe; do
 			variant "$v" "$rep"
+		done
+	done
+fi
+if has_part peers; then
+	command -v funclatency >/dev/null || say "WARNING: funclatency not installed (libbpf-tools; make deps)"
+	for rep in $(seq 1 "$reps"); do
+		for v in none fb-fentry lt-funclatency fb-kprobe; do
+			variant "$v" "p$rep"
 		done
 	done
 fi
