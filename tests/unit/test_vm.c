@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "guest/guest_opts.h"
 #include "guest/outcome.h"
 #include "guest/qemu.h"
 #include "guest/vmcodes.h"
