@@ -67,43 +67,16 @@ ready && { echo "$out"; exit 0; }
 rm -rf "$out" "$stock"/.tmp-"$name".*	# a run killed before its rename
 
 # The same private apt setup as kernel-src.sh (mirror from this machine).
-apt_mirror() {
-	local f uri
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		uri=$(awk 'BEGIN{IGNORECASE=1}
-			/^URIs:/ { u=$2 }
-			/^Suites:/ { if ($0 !~ /security/ && u !~ /security/) { print u; exit } }' "$f")
-		[ -n "$uri" ] && { echo "$uri"; return; }
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		uri=$(awk '$1=="deb" && $0 !~ /security/ {
-			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f")
-		[ -n "$uri" ] && { echo "$uri"; return; }
-	done
-}
+# shellcheck source=lib/apt.sh
+. "$here/scripts/lib/apt.sh"
 
 tmp=$(mktemp -d "$stock/.tmp-$name.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM HUP
 
 apt_setup() {
-	local mirror
-	mirror=$(apt_mirror)
-	[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources*"
-	mkdir -p "$tmp/apt/lists/partial" "$tmp/apt/archives/partial" "$tmp/apt/etc/preferences.d"
-	echo "deb [signed-by=$keyring] $mirror $suite main" >"$tmp/apt/etc/sources.list"
-	opts=(-o "Dir::Etc::SourceList=$tmp/apt/etc/sources.list"
-		-o "Dir::Etc::SourceParts=-"
-		-o "Dir::Etc::PreferencesParts=$tmp/apt/etc/preferences.d"
-		-o "Dir::State::Lists=$tmp/apt/lists"
-		-o "Dir::Cache=$tmp/apt" -o "Dir::Cache::archives=$tmp/apt/archives"
-		-o "Dir::State::status=/dev/null" -o "APT::Get::List-Cleanup=0"
-		-o "APT::Sandbox::User=root")
-	log "apt-get update ($suite from $mirror, private lists)"
-	apt-get -q "${opts[@]}" update >"$tmp/update.log" 2>&1 ||
-		{ tail -5 "$tmp/update.log" >&2; die "apt-get update for $suite failed"; }
+	apt_private "$tmp/apt" "$suite" "$keyring"
+	opts=("${apt_opts[@]}")
 }
 
 # One "package version size sha256" line of the index.
