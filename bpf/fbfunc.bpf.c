@@ -24,7 +24,7 @@
  * Lock functions are not hooked through this object: an fentry+fexit pair
  * on functions that other CPUs execute constantly (_raw_spin_lock, ...)
  * faulted guests under TCG.  Lock rows take hold times from fblock.bpf.c
- * (one program per lock function, fexit on acquire or fentry on release,
+ * (one program per lock function, fentry on acquire and on release,
  * and under TCG only with one vCPU) and wait times from the
  * lock:contention_begin/end raw tracepoints (fbcont.bpf.c).  lockdep's
  * lock:lock_acquire/release tracepoints are not used (see fbcont.bpf.c).
