@@ -568,7 +568,8 @@ static int gate_calibrate(struct gate_cli *g)
 	for (int i = 0; i < n; i++) {
 		struct fb_cmp c;
 		int bad = fb_cmp_open(&c, 1, &dirs[i], g->ca.base_arm, g->ca.new_arm,
-				      FB_CMP_DEFAULT_ALPHA, FB_CMP_DEFAULT_MIN_EFFECT, 0, err,
+				      FB_CMP_DEFAULT_ALPHA, FB_CMP_DEFAULT_MIN_EFFECT,
+				      FB_CMP_QUIET_BASE | FB_CMP_QUIET_NEW, err,
 				      sizeof(err));
 
 		if (!bad && c.base.n && c.new.n &&
