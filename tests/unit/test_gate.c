@@ -516,7 +516,7 @@ static void test_expect_gate_junit(void)
 		n++;
 	CHECKF(rc == FB_GATE_FAIL && n == gt.ng && strstr(buf, "<testsuites ") &&
 	       strstr(buf, "name=\"func:a_func:p50\">\n      <failure type=\"regression\" "
-		      "message=\"regressed beyond +5%: +") && strstr(buf, "% CI +")),
+		      "message=\"regressed beyond +5%: +") && strstr(buf, "% CI +"),
 	       "JUnit: %d testcases for %d gated metrics, a_func p50 a <failure> with its change",
 	       n, gt.ng);
 	free(buf);
