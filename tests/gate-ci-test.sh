@@ -90,3 +90,13 @@ bad=$(awk '/rounds the measured noise needs|Rounds the measured noise/ { f = 1; 
 	f && /~[0-9]+ rounds per side/ { match($0, /~[0-9]+/); n = substr($0, RSTART + 1, RLENGTH - 1); if (n + 0 <= 7) print }' "$tmp/h")
 t "the rounds-needed hint is never at or below the 7 rounds measured (${bad:-none below})" \
 	bash -c "[ -z '$bad' ] && grep -qE 'getppid:cmean +(more than [0-9]+|~[0-9]+) rounds per side' '$tmp/h'"
+
+# --- the CI examples run exactly the README's commands ---
+cmds=$(awk '/the CI gate of the main job is/ { f = 1; next } f && /^    \.\/foliobench/ { sub(/^    /, ""); print } f && /^On the main job/ { exit }' README.md)
+for y in docs/ci/.gitlab-ci.yml docs/ci/foliobench-workflow.yml; do
+	miss=$(while read -r c; do grep -qF -- "$c" "$y" || echo "$c"; done <<<"$cmds")
+	t "$y parses as YAML and runs the README's $(grep -c . <<<"$cmds") CI commands (missing: ${miss:-none}), mapping exits 0, 1, 3" \
+		bash -c "/usr/bin/python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' '$y' &&
+			 [ -z '$miss' ] && [ $(grep -c . <<<"$cmds") = 2 ] &&
+			 grep -q '0) echo' '$y' && grep -q '1) echo' '$y' && grep -q '3) echo' '$y'"
+done
