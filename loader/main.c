@@ -28,11 +28,21 @@ static const struct {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: foliobench <command> [options]   (foliobench <command> --help)\n\n");
+	fprintf(f, "usage: foliobench <command> [options]   (foliobench <command> --help;"
+		" --version anywhere)\n\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\nfoliobench %s - eBPF A/B benchmarks for the folio_pool and kernfs bulk "
 		"registration series\n", FB_VERSION);
+}
+
+/* --version anywhere before "--": every command and subcommand answers it */
+static int wants_version(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--version"))
+			return 1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -45,7 +55,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
+	if (wants_version(argc, argv)) {
 		printf("foliobench %s\n", FB_VERSION);
 		return 0;
 	}

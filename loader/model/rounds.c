@@ -164,6 +164,29 @@ int fb_round_same(const struct fb_result *a, const struct fb_result *b)
 	       !strcmp(a->host.build_id, b->host.build_id) && same_data(a, b);
 }
 
+/* Keep in step with same_data(): the same fields, so equal keys mean fb_round_same(). */
+void fb_round_key(const struct fb_result *r, void (*put)(void *ctx, const void *p, size_t n),
+		  void *ctx)
+{
+	const char *s[] = { r->started, r->host.build_id, r->host.arm, r->label };
+	const int n[] = { r->nworkloads, r->nprobes, r->nextra };
+
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)
+		put(ctx, s[i], strlen(s[i]) + 1);
+	put(ctx, n, sizeof(n));
+	for (int i = 0; i < r->nworkloads; i++)
+		put(ctx, &r->workloads[i].wall_ns, sizeof(r->workloads[i].wall_ns));
+	for (int i = 0; i < r->nprobes; i++) {
+		put(ctx, &r->probes[i].nstats, sizeof(r->probes[i].nstats));
+		for (int k = 0; k < r->probes[i].nstats; k++) {
+			put(ctx, &r->probes[i].stats[k].h.count, sizeof(uint64_t));
+			put(ctx, &r->probes[i].stats[k].h.sum, sizeof(uint64_t));
+		}
+	}
+	for (int i = 0; i < r->nextra; i++)
+		put(ctx, &r->extra[i].val, sizeof(r->extra[i].val));
+}
+
 /* A round with the same start time, kernel build id and data (a copy), or NULL. */
 static const struct fb_round *same_round(const struct fb_rounds *rs, const struct fb_result *r)
 {

@@ -53,6 +53,14 @@ void fb_rounds_free(struct fb_rounds *rs);
  */
 int fb_round_same(const struct fb_result *a, const struct fb_result *b);
 /*
+ * The bytes fb_round_same() compares (start, build id, arm, label, wall
+ * times, histogram counts and sums, extras), in order, handed to put: a
+ * digest of them is the round's content identity (the run history keys
+ * rounds by it, so a re-serialized copy is the same round).
+ */
+void fb_round_key(const struct fb_result *r, void (*put)(void *ctx, const void *p, size_t n),
+		  void *ctx);
+/*
  * One line with the rounds used ("NAME: 15 rounds from DIR: round-1.json,
  * ..."), then one line per dropped entry with its reason.
  */

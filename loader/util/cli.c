@@ -242,3 +242,23 @@ int fb_argv_opts(const char **argv, const char *opt, const char *const *vals, in
 	}
 	return 2 * n;
 }
+
+void fb_one_line(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
+int fb_parse_double_arg(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		return -1;
+	*out = v;
+	return 0;
+}

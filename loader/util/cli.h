@@ -47,4 +47,10 @@ int fb_argp_ret(int r);
  */
 int fb_argv_opts(const char **argv, const char *opt, const char *const *vals, int n);
 
+/* Option value in [lo, hi]: 0, or -1 if not a number or out of range. */
+int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
+
+/* Replaces control characters (from names in files) so a message stays one line. */
+void fb_one_line(char *s);
+
 #endif /* FB_CLI_H */

@@ -2,6 +2,7 @@
 /* util.c - messages, clocks, small file helpers. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,4 +184,17 @@ int fb_mkdir_p(const char *path)
 	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
 		return -1;
 	return 0;
+}
+
+int fb_match_globs(const char *s, const char *globs)
+{
+	char *save = NULL, *tok, *dup;
+	int hit = 0;
+
+	if (!globs || !(dup = strdup(globs)))
+		return 0;
+	for (tok = strtok_r(dup, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+		hit = !fnmatch(tok, s, 0);
+	free(dup);
+	return hit;
 }

@@ -40,6 +40,8 @@ uint64_t fb_now_ns(void);			/* CLOCK_MONOTONIC */
 int fb_read_file(const char *path, char *buf, size_t len);	/* bytes or -1 */
 int fb_write_file(const char *path, const char *s);		/* 0 or -1 */
 int fb_parse_u64(const char *s, uint64_t *out);			/* 0 or -1 */
+/* 1 if s matches one of the comma-separated fnmatch(3) globs (NULL: none) */
+int fb_match_globs(const char *s, const char *globs);
 /* snprintf without the truncation warning: callers check the length. */
 int fb_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 int fb_mkdir_p(const char *path);				/* 0 or -1, errno */

@@ -6,33 +6,14 @@
  * and opening the sides they name (compare.h).
  */
 #include <argp.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/shard/hosts.h"
+#include "analysis/compare/gatedefs.h"
+#include "analysis/compare/hosts.h"
+#include "util/cli.h"
 #include "util/util.h"
-
-void fb_one_line(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
-
-int fb_parse_double_arg(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
-	return 0;
-}
 
 enum { OPT_BASE_ARM = 0x300, OPT_NEW_ARM, OPT_PARAM_DIFF };
 
@@ -164,6 +145,7 @@ int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a)
 		fb_err("%s: %s", a->cmd, err);
 		return 2;
 	}
-	fb_cmp_warn_hosts(stderr, c, a->cmd);	/* merged shards: one machine unlike the rest */
+	/* merged shards: one machine unlike the rest, by the gate's defaults */
+	fb_cmp_warn_hosts(stderr, c, a->cmd, fb_gate_metrics_for(c, NULL), fb_gate_thr_for(c, -1));
 	return c->base.n && c->new.n ? check_params(c, a) : 0;
 }

@@ -24,9 +24,6 @@
  */
 int fb_cmp_summary(FILE *f, const char *dir, const char *base_arm, const char *new_arm);
 
-/* Option value in [lo, hi]: 0, or -1 if not a number or out of range. */
-int fb_parse_double_arg(const char *s, double lo, double hi, double *out);
-
 /*
  * What compare, report and gate share on the command line: --alpha/-a,
  * --base-arm, --new-arm, --allow-param-diff and the operands (BASE NEW, or
@@ -63,9 +60,6 @@ extern const struct argp fb_cmp_effect_argp;
  * (the exit status) with one line printed; call fb_cmp_free() either way.
  */
 int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a);
-
-/* Replaces control characters (from names in files) so a message stays one line. */
-void fb_one_line(char *s);
 
 /* subcommands: compare.c, report.c, gate.c */
 int cmd_compare(int argc, char **argv);

@@ -507,7 +507,10 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 	return (int)d;
 }
 
-/* --history DB: the pairwise verdict, or 1 if the history shows a regressing step. */
+/*
+ * --history DB: the pairwise verdict, or 1 if the history shows a regressing
+ * step; a pass becomes unknown (3) when the history could check nothing.
+ */
 static int gate_history(const struct gate_cli *g, int ret)
 {
 	struct fb_cp_opts cpo;
@@ -519,7 +522,8 @@ static int gate_history(const struct gate_cli *g, int ret)
 	}
 	fb_cp_defaults(&cpo);
 	h = fb_history_gate(g->history, g->ca.ops[0], g->ca.new_arm, g->ca.base_arm, &cpo, stdout);
-	return h == 2 ? 2 : ret == FB_GATE_FAIL ? ret : h == 1 ? FB_GATE_FAIL : ret;
+	return h == 2 ? 2 : ret == FB_GATE_FAIL ? ret : h == 1 ? FB_GATE_FAIL :
+	       h == 3 && ret == FB_GATE_PASS ? FB_GATE_UNKNOWN : ret;
 }
 
 /* --noise and --expect: read, and checked against these rounds; 0 or -1 (said why) */

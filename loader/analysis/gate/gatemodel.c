@@ -6,7 +6,6 @@
  * outcome (pass, fail, unknown), and the sequential looks of
  * `ab --until-decided`.  No I/O.  Rules and measurements: docs/compare.md.
  */
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,46 +17,6 @@
 #define GATE_MIN_ROUNDS	3
 #define GATE_MAX_NEED	100000
 #define GATE_POWER	0.8	/* rounds needed: for this chance of deciding */
-
-int fb_gate_match(const char *id, const char *globs)
-{
-	char *save = NULL, *tok, *dup;
-	int hit = 0;
-
-	if (!globs || !(dup = strdup(globs)))
-		return 0;
-	for (tok = strtok_r(dup, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
-		hit = !fnmatch(tok, id, 0);
-	free(dup);
-	return hit;
-}
-
-const char *fb_gate_metrics_preset(const char *s)
-{
-	if (!s || !strcmp(s, "default"))
-		return FB_GATE_METRICS;
-	if (!strcmp(s, "p50"))
-		return FB_GATE_METRICS_P50;
-	if (!strcmp(s, "tail"))
-		return FB_GATE_METRICS_TAIL;
-	return s;
-}
-
-const char *fb_gate_metrics_for(const struct fb_cmp *c, const char *m)
-{
-	if (m && m != (const char *)FB_GATE_METRICS)
-		return m;	/* chosen with --metrics */
-	if (fb_cmp_icount(c))
-		return FB_GATE_METRICS_ICOUNT;
-	return FB_GATE_METRICS;
-}
-
-double fb_gate_thr_for(const struct fb_cmp *c, double thr)
-{
-	if (thr >= 0)
-		return thr;	/* chosen with --max-regression */
-	return fb_cmp_icount(c) ? FB_GATE_THR_PCT_ICOUNT : FB_GATE_THR_PCT;
-}
 
 int fb_metric_dir(const struct fb_metric *m)
 {

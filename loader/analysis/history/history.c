@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -168,6 +169,24 @@ static int add_dir(struct add_state *a, const char *dir)
 	return rc;
 }
 
+/*
+ * Test hook (tests/history-test.sh, docs/history.md): FB_HISTORY_TEST_HOLD=S
+ * keeps the add's transaction open S seconds before the commit, so a test
+ * can kill a writer inside it.  Ctrl-C or SIGTERM end the wait.
+ */
+static void hold_for_test(void)
+{
+	const char *v = getenv("FB_HISTORY_TEST_HOLD");
+	uint64_t s;
+
+	if (!v || fb_parse_u64(v, &s) || !s || s > 3600)
+		return;
+	fb_info("history add: holding the transaction %llu s (FB_HISTORY_TEST_HOLD)",
+		(unsigned long long)s);
+	for (uint64_t i = 0; i < 10 * s && !fb_stop; i++)
+		usleep(100000);
+}
+
 static int do_add(const struct hopts *o, int argc, char **argv)
 {
 	struct add_state a = { .commit = o->commit ? o->commit : "" };
@@ -182,9 +201,10 @@ static int do_add(const struct hopts *o, int argc, char **argv)
 		return 2;
 	}
 	if (fb_hdb_begin(a.db)) {
-		fb_err("%s: cannot start a transaction (locked?)", o->db);
+		fb_err("%s: history DB busy: cannot start a transaction within %d s (%s)", o->db,
+		       FB_HDB_BUSY_MS / 1000, fb_hdb_errmsg(a.db));
 		fb_hdb_close(a.db);
-		return 2;
+		return 1;
 	}
 	for (int i = 0; i < argc && !rc && !fb_stop; i++) {
 		struct stat sb;
@@ -196,6 +216,7 @@ static int do_add(const struct hopts *o, int argc, char **argv)
 			rc = S_ISDIR(sb.st_mode) ? add_dir(&a, argv[i]) : add_file(&a, argv[i]);
 		}
 	}
+	hold_for_test();
 	if (rc || fb_stop || fb_hdb_commit(a.db)) {
 		fb_hdb_rollback(a.db);
 		fb_hdb_close(a.db);
@@ -522,33 +543,78 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* The subcommand sub's options and operands into o: 0 go on, 1 exit 0 (help), 2 exit 2. */
-static int history_args(struct hopts *o, const char *sub, int argc, char **argv)
+/* 1 if the long option name[0..len) (a unique prefix is enough) takes a value. */
+static int takes_value(const char *name, size_t len)
+{
+	const struct argp_option *hit = NULL;
+	int n = 0;
+
+	for (const struct argp_option *op = history_options; op->name || op->doc; op++) {
+		if (!op->name || (op->flags & OPTION_DOC) || strncmp(op->name, name, len))
+			continue;
+		if (!op->name[len])
+			return op->arg != NULL;
+		hit = op;
+		n++;
+	}
+	return n == 1 && hit->arg;
+}
+
+/*
+ * Where the subcommand is: the first operand, options and their values
+ * before it skipped (`history --db=X list` and `history --db X list` as
+ * `history list --db=X`).  0 if there is none.
+ */
+static int find_sub(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *t = argv[i];
+
+		if (!strcmp(t, "--"))
+			return i + 1 < argc ? i + 1 : 0;
+		if (t[0] != '-' || !t[1])
+			return i;
+		if (t[1] == '-' && !strchr(t, '=') && takes_value(t + 2, strlen(t + 2)))
+			i++;
+	}
+	return 0;
+}
+
+/* The subcommand's options and operands into o: 0 go on, 1 exit 0 (help), 2 exit 2. */
+static int history_args(struct hopts *o, const char **subp, int argc, char **argv)
 {
 	static const char *const subs[] = {
 		"add", "list", "show", "export", "report", "selftest", "gate",
 	};
-	char name[32];
-	int known = 0, r;
+	int at = find_sub(argc, argv), known = 0, r, n = 1;
+	const char *sub = at ? argv[at] : NULL;
+	char name[32], **av;
 
-	if (sub && (!strcmp(sub, "--help") || !strcmp(sub, "-h")))
-		return fb_argp_parse(&history_argp, argc, argv, NULL, o) == 1 ? 1 : 2;
+	o->ops = calloc((size_t)argc + 1, sizeof(*o->ops));
+	av = calloc((size_t)argc + 1, sizeof(*av));
+	if (!o->ops || !av) {
+		free(av);
+		fb_err("history: out of memory");
+		return 2;
+	}
 	for (size_t i = 0; sub && i < sizeof(subs) / sizeof(subs[0]); i++)
 		known |= !strcmp(sub, subs[i]);
 	if (!known) {
+		free(av);
+		if (!sub && (r = fb_argp_parse(&history_argp, argc, argv, NULL, o)))
+			return r;	/* --help, or a bad option */
 		fb_err("history: %s '%s' (add, list, show, export, report, selftest, gate; --help)",
 		       sub ? "unknown subcommand" : "which subcommand?", sub ? sub : "");
 		return 2;
 	}
-	o->ops = calloc((size_t)argc, sizeof(*o->ops));
-	if (!o->ops) {
-		fb_err("history: out of memory");
-		return 2;
-	}
 	fb_fmt(name, sizeof(name), "history %s", sub);
-	argv[1] = name;
-	r = fb_argp_parse(&history_argp, argc - 1, argv + 1, NULL, o);
-	argv[1] = (char *)sub;
+	av[0] = name;
+	for (int i = 1; i < argc; i++)
+		if (i != at)
+			av[n++] = argv[i];
+	r = fb_argp_parse(&history_argp, n, av, NULL, o);
+	free(av);
+	*subp = sub;
 	return r;
 }
 
@@ -595,11 +661,11 @@ static int history_run(const struct hopts *o, const char *sub)
 int cmd_history(int argc, char **argv)
 {
 	struct hopts o = { .db = FB_HDB_DEFAULT };
-	const char *sub = argc > 1 ? argv[1] : NULL;
+	const char *sub = NULL;
 	int rc;
 
 	fb_cp_defaults(&o.cp);
-	rc = history_args(&o, sub, argc, argv);
+	rc = history_args(&o, &sub, argc, argv);
 	if (rc) {
 		free(o.ops);
 		return rc == 1 ? 0 : 2;

@@ -4,9 +4,14 @@
  * metrics (history_db.c), the series and change points read from it, and
  * `foliobench history` (history.c, history_report.c, history_gate.c).
  *
- * A round is one results file.  Its identity is (started, host.build_id,
- * host.arm, label, SHA-256 of the file), so importing the same round
- * twice, from a directory or an unpacked archive, stores it once.  A
+ * A round is one results file.  Its identity is its content, as compare
+ * defines a copy (fb_round_same(), model/rounds.h): start time, build id,
+ * arm, label and the measured data, as a SHA-256 of fb_round_key().  So
+ * importing the same round twice, from a directory, an unpacked archive or
+ * a re-serialized (pretty-printed) copy, stores it once.  Rounds stored by
+ * schema 2 whose file was gone at the migration keep the file's SHA-256 as
+ * their identity.  Any number of `history add` may run at once on one file
+ * (WAL, a busy timeout of FB_HDB_BUSY_MS, one transaction per add).  A
  * series is one metric of the rounds with the same arm and workload
  * parameters, ordered by start time.  Metric names are compare's
  * ("func:nft_trans_alloc:p50", "workload:nft:wall").
@@ -20,7 +25,8 @@
 #include "analysis/history/changepoint.h"
 #include "model/fb.h"
 
-#define FB_HDB_VERSION		2
+#define FB_HDB_VERSION		3
+#define FB_HDB_BUSY_MS		30000	/* how long a writer waits for another */
 #define FB_HDB_APP_ID		0x46424853	/* "FBHS" */
 #define FB_HDB_DEFAULT		"results/history.db"
 
@@ -28,10 +34,12 @@ struct fb_hdb;
 
 /*
  * Opens a history DB.  Read-only (rw 0): the file must exist.  For adding
- * (rw 1): a missing or empty file is created at FB_HDB_VERSION.  An older
- * schema is migrated in one transaction either way.  Before anything is written the file
- * is opened read-only and checked (SQLite header, application_id, schema
- * version, quick_check), so a foreign or corrupt file is never touched.
+ * (rw 1): a missing or empty file is created at FB_HDB_VERSION, in WAL
+ * mode.  An older schema is migrated in one transaction either way.
+ * Before anything is written the file is opened read-only and checked
+ * (SQLite header, application_id, schema version, quick_check), so a
+ * foreign or corrupt file is never touched; a file locked for longer than
+ * FB_HDB_BUSY_MS is reported as busy.
  * Returns 0, or -1 with one line in err.
  */
 int fb_hdb_open(struct fb_hdb **db, const char *path, int rw, char *err, size_t errlen);
@@ -42,6 +50,8 @@ void fb_hdb_set_last(struct fb_hdb *db, int last);
 void fb_hdb_set_order(struct fb_hdb *db, int by_added);
 int fb_hdb_order(const struct fb_hdb *db);
 int fb_hdb_begin(struct fb_hdb *db);
+/* SQLite's message for the last failure on db */
+const char *fb_hdb_errmsg(struct fb_hdb *db);
 int fb_hdb_commit(struct fb_hdb *db);
 void fb_hdb_rollback(struct fb_hdb *db);
 
@@ -50,7 +60,8 @@ struct fb_hround {
 	long long id;
 	char started[32], label[64], arm[64], build_id[64], config[72];
 	char release[96], cmdline[512], commit[64], params[256], source[512];
-	char sha256[65];
+	char sha256[65];		/* the file's bytes */
+	char content[65];		/* the round's content identity */
 	int nsamples;
 };
 
@@ -77,7 +88,7 @@ struct fb_hpoint {
 	long long round;
 	double v;
 	char started[32], build_id[64], commit[64], label[64];
-	char sha256[65];
+	char sha256[65], content[65];
 };
 
 struct fb_hseries {
@@ -153,7 +164,9 @@ int fb_hist_report(struct fb_hdb *db, const char *dbpath, const char *out,
  * makes the metric worse with a CI that excludes 0, unless the reference
  * arm (NULL: "baseline"; "": none) in ab_dir steps the same way at the same
  * rounds: then the host changed, not the kernel.  Prints one line to f.
- * Returns 0 pass, 1 regressing step, 2 bad input (one line on stderr).
+ * Returns 0 pass, 1 regressing step, 2 bad input (one line on stderr), 3
+ * unknown: no series could be checked (none in the history, or none with
+ * a new value and --min-size rounds of history); never 0 on none checked.
  */
 int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,
 		    const struct fb_cp_opts *o, FILE *f);

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * history_db.c - the history store: one SQLite file (history.h).
+ * history_db.c - the history store: one SQLite file (history.h), written.
  *
  * Schema version in PRAGMA user_version, the file marked as ours with
  * PRAGMA application_id.  Version 1 kept a round's identity and its
  * metric values only; version 2 adds the kernel (config hash, release,
- * cmdline), the commit, the workload parameters, and each metric's unit.
- * Migration 1 -> 2 adds the columns and fills them from the round's
- * source file when it is still there with the same content.
+ * cmdline), the commit, the workload parameters, and each metric's unit;
+ * version 3 the round's content identity (history.h), unique.  Migrations
+ * add the columns and fill them from the round's source file when it is
+ * still there with the same content.
+ *
+ * Many writers at once (CI shards, nightly jobs): the file is in WAL mode,
+ * every connection waits up to FB_HDB_BUSY_MS for a lock, and whether the
+ * schema must be created or migrated is decided inside the writer's
+ * BEGIN IMMEDIATE transaction, so the second of two racing creators finds
+ * the tables there.  A busy file is reported as busy, never as foreign.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,14 +26,8 @@
 #include <openssl/evp.h>
 #include <sqlite3.h>
 
-#include "analysis/history/history.h"
-
-struct fb_hdb {
-	sqlite3 *db;
-	char path[512];
-	int last;		/* series keep their newest `last` rounds; 0: all */
-	int by_added;		/* series in the order rounds were added, not by start */
-};
+#include "analysis/history/history_db.h"
+#include "model/rounds.h"
 
 void fb_hdb_set_order(struct fb_hdb *h, int by_added)
 {
@@ -43,30 +44,22 @@ void fb_hdb_set_last(struct fb_hdb *h, int last)
 	h->last = last;
 }
 
-/* Drops all but the newest h->last points of each series. */
-static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
-{
-	for (int i = 0; h->last > 0 && i < n; i++)
-		if (s[i].n > h->last) {
-			memmove(s[i].p, s[i].p + s[i].n - h->last,
-				sizeof(*s[i].p) * (size_t)h->last);
-			s[i].n = h->last;
-		}
-}
-
-static const char *const schema_v2[] = {
-	"CREATE TABLE rounds(id INTEGER PRIMARY KEY, started TEXT NOT NULL, label TEXT NOT NULL,"
-	" arm TEXT NOT NULL, build_id TEXT NOT NULL, sha256 TEXT NOT NULL,"
+static const char *const schema[] = {
+	"CREATE TABLE IF NOT EXISTS rounds(id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
+	" label TEXT NOT NULL, arm TEXT NOT NULL, build_id TEXT NOT NULL, sha256 TEXT NOT NULL,"
 	" source TEXT NOT NULL DEFAULT '',"
 	" config_sha256 TEXT NOT NULL DEFAULT '', release TEXT NOT NULL DEFAULT '',"
 	" cmdline TEXT NOT NULL DEFAULT '', commit_id TEXT NOT NULL DEFAULT '',"
 	" params TEXT NOT NULL DEFAULT '', added TEXT NOT NULL DEFAULT '',"
+	" content TEXT NOT NULL DEFAULT '',"
 	" UNIQUE(started, build_id, arm, label, sha256))",
-	"CREATE TABLE samples(round_id INTEGER NOT NULL REFERENCES rounds(id),"
+	"CREATE TABLE IF NOT EXISTS samples(round_id INTEGER NOT NULL REFERENCES rounds(id),"
 	" metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
 	" PRIMARY KEY(round_id, metric)) WITHOUT ROWID",
-	"CREATE INDEX samples_by_metric ON samples(metric)",
-	"CREATE INDEX rounds_by_series ON rounds(arm, params, started)",
+	"CREATE INDEX IF NOT EXISTS samples_by_metric ON samples(metric)",
+	"CREATE INDEX IF NOT EXISTS rounds_by_series ON rounds(arm, params, started)",
+	"CREATE UNIQUE INDEX IF NOT EXISTS rounds_by_content ON rounds(started, build_id, arm,"
+	" label, content) WHERE content != ''",
 	NULL,
 };
 
@@ -84,6 +77,32 @@ static const char *const migrate_v1[] = {
 	NULL,
 };
 
+/* v2 -> v3, before the fill */
+static const char *const migrate_v2[] = {
+	"ALTER TABLE rounds ADD COLUMN content TEXT NOT NULL DEFAULT ''",
+	NULL,
+};
+
+/* after the fill: copies stored twice by file hash (schema 2) go, the later ones */
+static const char *const dedup_v3[] = {
+	"CREATE TEMP TABLE dups AS SELECT r.id FROM rounds r WHERE r.content != '' AND EXISTS"
+	" (SELECT 1 FROM rounds o WHERE o.id < r.id AND o.started = r.started AND"
+	" o.build_id = r.build_id AND o.arm = r.arm AND o.label = r.label AND"
+	" o.content = r.content)",
+	"DELETE FROM samples WHERE round_id IN (SELECT id FROM dups)",
+	"DELETE FROM rounds WHERE id IN (SELECT id FROM dups)",
+	"DROP TABLE dups",
+	"CREATE UNIQUE INDEX rounds_by_content ON rounds(started, build_id, arm, label, content)"
+	" WHERE content != ''",
+	NULL,
+};
+
+static int busy(int rc)
+{
+	rc &= 0xff;
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+}
+
 static int exec_all(sqlite3 *db, const char *const *sql, char *err, size_t errlen)
 {
 	for (int i = 0; sql[i]; i++)
@@ -94,8 +113,8 @@ static int exec_all(sqlite3 *db, const char *const *sql, char *err, size_t errle
 	return 0;
 }
 
-/* One integer from a pragma or query; -1 with err on failure. */
-static int query_int(sqlite3 *db, const char *sql, long long *v, char *err, size_t errlen)
+/* One integer from a pragma or query: SQLITE_ROW, or the error code. */
+static int query_int(sqlite3 *db, const char *sql, long long *v)
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
@@ -106,101 +125,176 @@ static int query_int(sqlite3 *db, const char *sql, long long *v, char *err, size
 			*v = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
 	}
+	return rc == SQLITE_OK ? sqlite3_errcode(db) : rc;
+}
+
+/* "PATH: history DB busy ..." for a lock not given up in time, else the foreign-file line. */
+static void say_unreadable(const char *path, int rc, char *err, size_t errlen)
+{
+	if (busy(rc))
+		snprintf(err, errlen, "%s: history DB busy: locked by another writer for more than"
+			 " %d s (%s)", path, FB_HDB_BUSY_MS / 1000, sqlite3_errstr(rc));
+	else
+		snprintf(err, errlen, "%s: not a foliobench history DB (%s)", path,
+			 sqlite3_errstr(rc));
+}
+
+/* application_id, user_version and our table count, read with db's locks */
+struct dbid {
+	long long app, version, ntables;
+};
+
+static int read_id(sqlite3 *db, struct dbid *id)
+{
+	int rc;
+
+	memset(id, 0, sizeof(*id));
+	rc = query_int(db, "PRAGMA application_id", &id->app);
 	if (rc == SQLITE_ROW)
+		rc = query_int(db, "PRAGMA user_version", &id->version);
+	if (rc == SQLITE_ROW)
+		rc = query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+			       " AND name IN ('rounds', 'samples')", &id->ntables);
+	return rc;
+}
+
+/* A database nobody has put anything in yet (a creator may be at it): ours to create. */
+static int is_blank(const struct dbid *id)
+{
+	return !id->app && !id->version && !id->ntables;
+}
+
+/* Our id and a schema this foliobench reads: 0, or -1 with err. */
+static int check_id(const char *path, const struct dbid *id, char *err, size_t errlen)
+{
+	if (id->app != FB_HDB_APP_ID) {
+		snprintf(err, errlen, "%s: not a foliobench history DB (application_id 0x%llx)",
+			 path, id->app);
+		return -1;
+	}
+	if (id->version < 1 || id->version > FB_HDB_VERSION) {
+		snprintf(err, errlen, "%s: history schema version %lld, this foliobench reads"
+			 " 1..%d", path, id->version, FB_HDB_VERSION);
+		return -1;
+	}
+	if (id->ntables != 2) {
+		snprintf(err, errlen, "%s: corrupt history DB (tables missing)", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int quick_check(sqlite3 *db, const char *path, char *err, size_t errlen)
+{
+	sqlite3_stmt *st = NULL;
+	const char *t;
+	int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(st);
+	t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (t && !strcmp(t, "ok")) {
+		sqlite3_finalize(st);
 		return 0;
-	snprintf(err, errlen, "%s", sqlite3_errstr(rc));
+	}
+	if (busy(rc))
+		say_unreadable(path, rc, err, errlen);
+	else
+		snprintf(err, errlen, "%s: corrupt history DB (quick_check: %s)", path,
+			 t ? t : sqlite3_errmsg(db));
+	for (char *c = err; *c; c++)	/* its report spans lines */
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	sqlite3_finalize(st);
 	return -1;
 }
 
-/* The read-only checks every open starts with: -1 with err if the file is not ours or not sound. */
+/*
+ * The read-only checks every open of an existing file starts with: -1 with
+ * err if the file is not ours or not sound; 0 with *version (0: blank, a
+ * creator has not committed yet).
+ */
 static int check_file(const char *path, long long *version, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
-	long long app = 0, nt = 0;
-	char e[160];
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
+	struct dbid id;
+	int ret = -1, rc;
 
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: cannot open: %s", path,
 			 db ? sqlite3_errmsg(db) : "no memory");
 		goto out;
 	}
-	if (query_int(db, "PRAGMA application_id", &app, e, sizeof(e))) {
-		snprintf(err, errlen, "%s: not a foliobench history DB (%s)", path, e);
+	sqlite3_busy_timeout(db, FB_HDB_BUSY_MS);
+	rc = read_id(db, &id);
+	if (rc != SQLITE_ROW) {
+		say_unreadable(path, rc, err, errlen);
 		goto out;
 	}
-	if (app != FB_HDB_APP_ID) {
-		snprintf(err, errlen, "%s: not a foliobench history DB (application_id 0x%llx)",
-			 path, app);
-		goto out;
-	}
-	if (query_int(db, "PRAGMA user_version", version, e, sizeof(e)) ||
-	    *version < 1 || *version > FB_HDB_VERSION) {
-		snprintf(err, errlen, "%s: history schema version %lld, this foliobench reads"
-			 " 1..%d", path, *version, FB_HDB_VERSION);
-		goto out;
-	}
-	if (sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW ||
-	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
-		snprintf(err, errlen, "%s: corrupt history DB (quick_check: %s)", path,
-			 st && sqlite3_column_text(st, 0) ?
-			 (const char *)sqlite3_column_text(st, 0) : sqlite3_errmsg(db));
-		for (char *c = err; *c; c++)	/* its report spans lines */
-			if (*c == '\n' || *c == '\r')
-				*c = ' ';
-		goto out;
-	}
-	if (query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-		      " AND name IN ('rounds', 'samples')", &nt, e, sizeof(e)) || nt != 2) {
-		snprintf(err, errlen, "%s: corrupt history DB (tables missing)", path);
-		goto out;
-	}
-	ret = 0;
+	*version = id.version;
+	if (is_blank(&id))
+		ret = 0;
+	else if (!check_id(path, &id, err, errlen) && !quick_check(db, path, err, errlen))
+		ret = 0;
 out:
-	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return ret;
 }
 
 static int migrate_fill(sqlite3 *db, char *err, size_t errlen);
 
-/* sql, then (fill) the migration's fill, then pragmas, in one transaction; 0 or -1 with err. */
-static int transaction(sqlite3 *db, const char *const *sql, int fill, const char *pragmas,
-		       char *err, size_t errlen)
+/* Creates or migrates, as the file is found inside the write transaction. */
+static int setup_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK ||
-	    exec_all(db, sql, err, errlen) || (fill && migrate_fill(db, err, errlen)) ||
-	    sqlite3_exec(db, pragmas, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		if (!err[0])
-			snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	char sql[96];
+	struct dbid id;
+	int rc = read_id(db, &id);
+
+	if (rc != SQLITE_ROW) {
+		say_unreadable(path, rc, err, errlen);
 		return -1;
 	}
+	if (is_blank(&id)) {
+		fb_fmt(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+		       FB_HDB_APP_ID, FB_HDB_VERSION);
+		if (exec_all(db, schema, err, errlen))
+			return -1;
+		return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+	}
+	if (check_id(path, &id, err, errlen))
+		return -1;
+	if (id.version == FB_HDB_VERSION)
+		return 0;
+	if ((id.version < 2 && exec_all(db, migrate_v1, err, errlen)) ||
+	    exec_all(db, migrate_v2, err, errlen) || migrate_fill(db, err, errlen) ||
+	    exec_all(db, dedup_v3, err, errlen))
+		return -1;
+	fb_fmt(sql, sizeof(sql), "PRAGMA user_version = %d", FB_HDB_VERSION);
+	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	fb_info("history: migrated schema %lld -> %d", id.version, FB_HDB_VERSION);
 	return 0;
 }
 
-static int create_v2(sqlite3 *db, char *err, size_t errlen)
+/* WAL (kept in the file), then create or migrate in one BEGIN IMMEDIATE transaction. */
+static int setup(sqlite3 *db, const char *path, char *err, size_t errlen)
 {
-	char sql[96];
+	int rc;
 
-	fb_fmt(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-	       FB_HDB_APP_ID, FB_HDB_VERSION);
-	return transaction(db, schema_v2, 0, sql, err, errlen);
-}
-
-static int migrate(sqlite3 *db, long long from, char *err, size_t errlen)
-{
-	char sql[64];
-
-	if (from == FB_HDB_VERSION)
-		return 0;
-	fb_fmt(sql, sizeof(sql), "PRAGMA user_version = %d", FB_HDB_VERSION);
-	if (transaction(db, migrate_v1, 1, sql, err, errlen))
+	/* best effort: a writer that loses the race finds WAL set by the winner */
+	sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		say_unreadable(path, rc, err, errlen);
 		return -1;
-	fb_info("history: migrated schema %lld -> %d", from, FB_HDB_VERSION);
+	}
+	if (setup_locked(db, path, err, errlen) ||
+	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: history DB: %s", path, sqlite3_errmsg(db));
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
 	return 0;
 }
 
@@ -217,34 +311,43 @@ static int make_parent(const char *path)
 	return fb_mkdir_p(dir);
 }
 
-int fb_hdb_open(struct fb_hdb **out, const char *path, int rw, char *err, size_t errlen)
+/* 0 and *fresh (missing or empty), or -1 with err. */
+static int stat_db(const char *path, int *fresh, char *err, size_t errlen)
 {
-	struct fb_hdb *h;
-	long long version = 0;
 	struct stat sb;
-	int fresh;
 
-	*out = NULL;
-	err[0] = '\0';
 	if (stat(path, &sb)) {
 		if (errno != ENOENT) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			return -1;
 		}
-		fresh = 1;
-	} else {
-		fresh = sb.st_size == 0;
+		*fresh = 1;
+		return 0;
 	}
-	if (!fresh && !S_ISREG(sb.st_mode)) {
+	*fresh = sb.st_size == 0;
+	if (!*fresh && !S_ISREG(sb.st_mode)) {
 		snprintf(err, errlen, "%s: not a regular file", path);
 		return -1;
 	}
+	return 0;
+}
+
+int fb_hdb_open(struct fb_hdb **out, const char *path, int rw, char *err, size_t errlen)
+{
+	struct fb_hdb *h;
+	long long version = 0;
+	int fresh;
+
+	*out = NULL;
+	err[0] = '\0';
+	if (stat_db(path, &fresh, err, errlen) ||
+	    (!fresh && check_file(path, &version, err, errlen)))
+		return -1;
+	fresh |= !version;	/* blank: a creator has not committed yet */
 	if (fresh && !rw) {
 		snprintf(err, errlen, "%s: no history DB here (history add creates it)", path);
 		return -1;
 	}
-	if (!fresh && check_file(path, &version, err, errlen))
-		return -1;
 	if (!fresh && version < FB_HDB_VERSION)
 		rw = 1;		/* even a reader migrates an older schema first */
 	h = calloc(1, sizeof(*h));
@@ -260,9 +363,8 @@ int fb_hdb_open(struct fb_hdb **out, const char *path, int rw, char *err, size_t
 		fb_hdb_close(h);
 		return -1;
 	}
-	sqlite3_busy_timeout(h->db, 10000);
-	if (rw && ((fresh && create_v2(h->db, err, errlen)) ||
-		   (!fresh && migrate(h->db, version, err, errlen)))) {
+	sqlite3_busy_timeout(h->db, FB_HDB_BUSY_MS);
+	if (rw && setup(h->db, path, err, errlen)) {
 		fb_hdb_close(h);
 		return -1;
 	}
@@ -293,6 +395,11 @@ void fb_hdb_rollback(struct fb_hdb *h)
 	sqlite3_exec(h->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
+const char *fb_hdb_errmsg(struct fb_hdb *h)
+{
+	return sqlite3_errmsg(h->db);
+}
+
 static void sha256_hex(const char *buf, size_t len, char out[65])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -318,6 +425,44 @@ static void round_from(struct fb_hround *r, const struct fb_result *res)
 	fb_hist_params(res, r->params, sizeof(r->params));
 }
 
+static void key_put(void *ctx, const void *p, size_t n)
+{
+	EVP_DigestUpdate(ctx, p, n);
+}
+
+/*
+ * The content identity: SHA-256 of fb_round_key(), as compare tells a copy.
+ * A round without a start time is never a copy there (fb_round_same()), so
+ * its identity is its file's hash.
+ */
+static void content_hex(const struct fb_result *res, const char *file_sha, char out[65])
+{
+	EVP_MD_CTX *c = EVP_MD_CTX_new();
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	snprintf(out, 65, "%s", file_sha);
+	if (!c || !res->started[0] || !EVP_DigestInit_ex(c, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(c);
+		return;
+	}
+	fb_round_key(res, key_put, c);
+	if (EVP_DigestFinal_ex(c, md, &mdlen))
+		for (unsigned int i = 0; i < mdlen && i < 32; i++)
+			sprintf(out + 2 * i, "%02x", md[i]);
+	EVP_MD_CTX_free(c);
+}
+
+/* Identity, kernel and hashes of a parsed round into r (source and commit left alone). */
+static void ident_from(struct fb_hround *r, const struct fb_result *res, const char *buf,
+		       size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	round_from(r, res);
+	sha256_hex(buf, len, r->sha256);
+	content_hex(res, r->sha256, r->content);
+}
+
 int fb_hdb_ident(const char *buf, size_t len, struct fb_hround *r, char *err, size_t errlen)
 {
 	struct fb_result *res = fb_result_parse(buf, len, err, errlen);
@@ -325,8 +470,7 @@ int fb_hdb_ident(const char *buf, size_t len, struct fb_hround *r, char *err, si
 	memset(r, 0, sizeof(*r));
 	if (!res)
 		return -1;
-	round_from(r, res);
-	sha256_hex(buf, len, r->sha256);
+	ident_from(r, res, buf, len);
 	free(res);
 	return 0;
 }
@@ -399,18 +543,19 @@ static int insert_round(struct fb_hdb *h, const struct fb_hround *r, long long *
 {
 	static const char sql[] =
 		"INSERT OR IGNORE INTO rounds(started, label, arm, build_id, sha256, source,"
-		" config_sha256, release, cmdline, commit_id, params, added)"
-		" VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+		" config_sha256, release, cmdline, commit_id, params, added, content)"
+		" VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	char added[32];
 	const char *v[] = { r->started, r->label, r->arm, r->build_id, r->sha256, r->source,
-			    r->config, r->release, r->cmdline, r->commit, r->params, added };
+			    r->config, r->release, r->cmdline, r->commit, r->params, added,
+			    r->content };
 	sqlite3_stmt *st;
 	int rc;
 
 	now_iso(added, sizeof(added));
 	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	bind_texts(st, v, 12);
+	bind_texts(st, v, 13);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -435,12 +580,14 @@ int fb_hdb_add(struct fb_hdb *h, const char *buf, size_t len, const char *source
 		snprintf(err, errlen, "%s: %s", source, e);
 		return -1;
 	}
-	memset(&r, 0, sizeof(r));
-	round_from(&r, res);
-	sha256_hex(buf, len, r.sha256);
+	ident_from(&r, res, buf, len);
 	snprintf(r.source, sizeof(r.source), "%s", source);
 	snprintf(r.commit, sizeof(r.commit), "%s", commit ? commit : "");
-	rc = insert_round(h, &r, &c.id);
+	rc = fb_hdb_has(h, &r);
+	if (rc == 0)
+		rc = insert_round(h, &r, &c.id);
+	else if (rc == 1)
+		rc = 0;		/* a copy of a stored round */
 	if (rc == 1) {
 		if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO samples(round_id, metric,"
 				       " value, unit) VALUES(?, ?, ?, ?)", -1, &c.st, NULL))
@@ -456,63 +603,24 @@ int fb_hdb_add(struct fb_hdb *h, const char *buf, size_t len, const char *source
 	return rc;
 }
 
+/* Stored: the same start, build, arm and label, and content (or file, for old rows). */
 int fb_hdb_has(struct fb_hdb *h, const struct fb_hround *r)
 {
-	const char *v[] = { r->started, r->build_id, r->arm, r->label, r->sha256 };
+	const char *v[] = { r->started, r->build_id, r->arm, r->label, r->content, r->sha256 };
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM rounds WHERE started = ? AND build_id = ?"
-			       " AND arm = ? AND label = ? AND sha256 = ?", -1, &st, NULL))
+			       " AND arm = ? AND label = ? AND (content = ? OR sha256 = ?)",
+			       -1, &st, NULL))
 		return -1;
-	bind_texts(st, v, 5);
+	bind_texts(st, v, 6);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-static void col(sqlite3_stmt *st, int i, char *buf, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
-}
-
-int fb_hdb_rounds(struct fb_hdb *h, int (*fn)(const struct fb_hround *r, void *ctx), void *ctx)
-{
-	static const char sql[] =
-		"SELECT id, started, label, arm, build_id, config_sha256, release, cmdline,"
-		" commit_id, params, source, sha256,"
-		" (SELECT count(*) FROM samples WHERE round_id = rounds.id)"
-		" FROM rounds ORDER BY started, id";
-	struct fb_hround r;
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r.id = sqlite3_column_int64(st, 0);
-		col(st, 1, r.started, sizeof(r.started));
-		col(st, 2, r.label, sizeof(r.label));
-		col(st, 3, r.arm, sizeof(r.arm));
-		col(st, 4, r.build_id, sizeof(r.build_id));
-		col(st, 5, r.config, sizeof(r.config));
-		col(st, 6, r.release, sizeof(r.release));
-		col(st, 7, r.cmdline, sizeof(r.cmdline));
-		col(st, 8, r.commit, sizeof(r.commit));
-		col(st, 9, r.params, sizeof(r.params));
-		col(st, 10, r.source, sizeof(r.source));
-		col(st, 11, r.sha256, sizeof(r.sha256));
-		r.nsamples = sqlite3_column_int(st, 12);
-		if (fn(&r, ctx))
-			break;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* Migration 1 -> 2: kernel, params and units from the round's file if unchanged. */
+/* Migrations: kernel, params, units and content from the round's file if unchanged. */
 static int fill_round(sqlite3 *db, long long id, const char *source, const char *sha)
 {
 	struct sample_ctx c = { .id = id };
@@ -532,12 +640,13 @@ static int fill_round(sqlite3 *db, long long id, const char *source, const char 
 		return 0;	/* gone or changed: the new columns stay empty */
 	memset(&r, 0, sizeof(r));
 	round_from(&r, res);
+	content_hex(res, hex, r.content);
 	if (sqlite3_prepare_v2(db, "UPDATE rounds SET config_sha256 = ?, release = ?, cmdline = ?,"
-			       " params = ? WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
-		const char *v[] = { r.config, r.release, r.cmdline, r.params };
+			       " params = ?, content = ? WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
+		const char *v[] = { r.config, r.release, r.cmdline, r.params, r.content };
 
-		bind_texts(st, v, 4);
-		sqlite3_bind_int64(st, 5, id);
+		bind_texts(st, v, 5);
+		sqlite3_bind_int64(st, 6, id);
 		c.failed = sqlite3_step(st) != SQLITE_DONE;
 		sqlite3_finalize(st);
 	}
@@ -582,96 +691,3 @@ static int migrate_fill(sqlite3 *db, char *err, size_t errlen)
 			    " WHERE unit = ''", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* Appends a point to the last series, or starts one when metric, arm or params change. */
-static int series_push(struct fb_hseries **v, int *n, int *cap, sqlite3_stmt *st)
-{
-	const char *metric = (const char *)sqlite3_column_text(st, 0);
-	const char *arm = (const char *)sqlite3_column_text(st, 2);
-	const char *params = (const char *)sqlite3_column_text(st, 3);
-	struct fb_hseries *s = *n ? &(*v)[*n - 1] : NULL;
-	struct fb_hpoint *p;
-
-	if (!s || strcmp(s->metric, metric) || strcmp(s->arm, arm) || strcmp(s->params, params)) {
-		if (*n == *cap) {
-			struct fb_hseries *nv = realloc(*v, sizeof(**v) * (size_t)(*cap * 2 + 16));
-
-			if (!nv)
-				return -1;
-			*v = nv;
-			*cap = *cap * 2 + 16;
-		}
-		s = &(*v)[(*n)++];
-		memset(s, 0, sizeof(*s));
-		snprintf(s->metric, sizeof(s->metric), "%s", metric);
-		col(st, 1, s->unit, sizeof(s->unit));
-		snprintf(s->arm, sizeof(s->arm), "%s", arm);
-		snprintf(s->params, sizeof(s->params), "%s", params);
-		s->lower_is_better = fb_hist_metric_direction(s->metric, s->unit);
-	}
-	/* grow in powers of two: n is a power of two exactly when full */
-	if (!s->n || !(s->n & (s->n - 1))) {
-		p = realloc(s->p, sizeof(*p) * (size_t)(s->n ? 2 * s->n : 1));
-		if (!p)
-			return -1;
-		s->p = p;
-	}
-	p = &s->p[s->n++];
-	p->round = sqlite3_column_int64(st, 4);
-	p->v = sqlite3_column_double(st, 5);
-	col(st, 6, p->started, sizeof(p->started));
-	col(st, 7, p->build_id, sizeof(p->build_id));
-	col(st, 8, p->commit, sizeof(p->commit));
-	col(st, 9, p->label, sizeof(p->label));
-	col(st, 10, p->sha256, sizeof(p->sha256));
-	return 0;
-}
-
-int fb_hdb_series(struct fb_hdb *h, const char *const *globs, int nglobs, const char *arm,
-		  struct fb_hseries **out, char *err, size_t errlen)
-{
-	char sql[2048];
-	size_t off;
-	sqlite3_stmt *st;
-	int n = 0, cap = 0, rc;
-
-	*out = NULL;
-	off = (size_t)snprintf(sql, sizeof(sql), "%s",
-		"SELECT s.metric, s.unit, r.arm, r.params, r.id, s.value, r.started, r.build_id,"
-		" r.commit_id, r.label, r.sha256 FROM samples s JOIN rounds r ON r.id = s.round_id"
-		" WHERE (?1 IS NULL OR r.arm = ?1) AND (");
-	for (int i = 0; i < (nglobs ? nglobs : 1) && off < sizeof(sql); i++)
-		off += (size_t)snprintf(sql + off, sizeof(sql) - off, "%ss.metric GLOB ?%d",
-					i ? " OR " : "", i + 2);
-	if (off < sizeof(sql))
-		snprintf(sql + off, sizeof(sql) - off, ") ORDER BY s.metric, r.arm, r.params, %s",
-			 h->by_added ? "r.id" : "r.started, r.id");
-	if (nglobs > 64 || sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(h->db));
-		return -1;
-	}
-	if (arm)
-		sqlite3_bind_text(st, 1, arm, -1, SQLITE_TRANSIENT);
-	for (int i = 0; i < (nglobs ? nglobs : 1); i++)
-		sqlite3_bind_text(st, i + 2, nglobs ? globs[i] : "*", -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (series_push(out, &n, &cap, st)) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
-		snprintf(err, errlen, "history DB: %s", sqlite3_errstr(rc));
-		fb_hseries_free(*out, n);
-		*out = NULL;
-		return -1;
-	}
-	trim_series(h, *out, n);
-	return n;
-}
-
-void fb_hseries_free(struct fb_hseries *s, int n)
-{
-	for (int i = 0; s && i < n; i++)
-		free(s[i].p);
-	free(s);
-}

@@ -114,8 +114,9 @@ static int build_series(const struct fb_hseries *s, const struct newround *nr, i
 		int dup = 0;
 
 		for (int k = 0; k < nn && !dup; k++)
-			dup = !strcmp(s->p[i].sha256, nr[k].id.sha256) &&
-			      !strcmp(s->p[i].started, nr[k].id.started);
+			dup = !strcmp(s->p[i].started, nr[k].id.started) &&
+			      (!strcmp(s->p[i].content, nr[k].id.content) ||
+			       !strcmp(s->p[i].sha256, nr[k].id.sha256));
 		if (!dup)
 			x[n++] = s->p[i].v;
 	}
@@ -312,6 +313,7 @@ static const struct fb_hseries *ref_series(const struct armdata *ref, const stru
 
 struct verdict {
 	int checked, failing, env, nold_max;
+	int nonew, short_hist;	/* series not checked: no new value; too little history */
 	char first[512], first_env[256];
 };
 
@@ -346,6 +348,10 @@ static int check_series(const struct fb_hseries *s, const struct armdata *a,
 	double kpct;
 	int step = split_build(s, a, o, &sp);
 
+	if (step > 0) {
+		v->nonew += sp.n == sp.nold;
+		v->short_hist += sp.n != sp.nold;
+	}
 	if (step)
 		return step < 0 ? -1 : 0;
 	v->checked++;
@@ -364,6 +370,24 @@ static int check_series(const struct fb_hseries *s, const struct armdata *a,
 	}
 	free(sp.x);
 	return step < 0 ? -1 : 0;
+}
+
+/*
+ * Nothing checked is no pass: exit 3, and why.  A series is checked when
+ * the new rounds have a value in it and its history has --min-size rounds.
+ */
+static int print_unknown(FILE *f, const struct verdict *v, const struct armdata *a,
+			 const struct fb_cp_opts *o)
+{
+	if (!a->ns)
+		fprintf(f, "history: unknown: nothing checked: the history holds no series of arm"
+			" %s (history add the earlier runs first)\n", a->arm);
+	else
+		fprintf(f, "history: unknown: nothing checked: of %d series of arm %s, %d have no"
+			" value in the %d new rounds and %d fewer than %d rounds of history"
+			" (--min-size); not shown safe\n", a->ns, a->arm, v->nonew, a->nn,
+			v->short_hist, o->min_size);
+	return 3;
 }
 
 static void print_verdict(FILE *f, const struct verdict *v, const struct armdata *a,
@@ -418,6 +442,10 @@ int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
 			snprintf(err, sizeof(err), "history gate: out of memory");
 			goto out;
 		}
+	if (!v.checked) {
+		rc = print_unknown(f, &v, &a, o);
+		goto out;
+	}
 	print_verdict(f, &v, &a, &ref);
 	rc = v.failing ? 1 : 0;
 out:

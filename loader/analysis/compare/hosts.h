@@ -13,11 +13,13 @@
 /*
  * Where a side's rounds come from two or more machines (the results'
  * host.hostname): one warning line on f if some machine's median of a
- * gated metric (the gate's defaults for the rounds' clock) differs from
- * the median of the other machines' rounds on that side by more than the
- * gate's threshold, naming the machine, side and metric that differ most.
- * cmd prefixes the line.  Returns the number of lines printed (0 or 1).
+ * metric matching globs (the gate's defaults for the rounds' clock,
+ * gatedefs.h) differs from the median of the other machines' rounds on
+ * that side by more than thr_pct percent (the gate's threshold), naming
+ * the machine, side and metric that differ most.  cmd prefixes the line.
+ * Returns the number of lines printed (0 or 1).
  */
-int fb_cmp_warn_hosts(FILE *f, const struct fb_cmp *c, const char *cmd);
+int fb_cmp_warn_hosts(FILE *f, const struct fb_cmp *c, const char *cmd, const char *globs,
+		      double thr_pct);
 
 #endif /* FB_HOSTS_H */

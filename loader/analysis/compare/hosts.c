@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate/gate.h"
-#include "analysis/shard/hosts.h"
+#include "analysis/compare/hosts.h"
 #include "util/util.h"
 
 #define HOSTS_MAX	64
@@ -62,10 +61,11 @@ struct worst {
 };
 
 /* The machine of one side (0 BASE, 1 NEW) whose gated metric differs most, into w. */
-static void worst_of_side(const struct fb_cmp *c, int side, double thr, struct worst *w)
+static void worst_of_side(const struct fb_cmp *c, int side, const char *globs, double thr,
+			  struct worst *w)
 {
 	const struct fb_side *s = side ? &c->new : &c->base;
-	const char *globs = fb_gate_metrics_for(c, NULL), *hosts[HOSTS_MAX];
+	const char *hosts[HOSTS_MAX];
 	int nh = side_hosts(s, hosts);
 	char id[160];
 	double d;
@@ -76,7 +76,7 @@ static void worst_of_side(const struct fb_cmp *c, int side, double thr, struct w
 				const struct fb_metric *m = c->rows[r].m[k];
 
 				fb_metric_id(&c->rows[r], m, id, sizeof(id));
-				if ((side ? m->nb : m->na) != s->n || !fb_gate_match(id, globs) ||
+				if ((side ? m->nb : m->na) != s->n || !fb_match_globs(id, globs) ||
 				    host_diff(s, side ? m->b : m->a, hosts[h], &d) < 0 ||
 				    fabs(d) <= thr || fabs(d) <= fabs(w->d))
 					continue;
@@ -87,14 +87,15 @@ static void worst_of_side(const struct fb_cmp *c, int side, double thr, struct w
 	}
 }
 
-int fb_cmp_warn_hosts(FILE *f, const struct fb_cmp *c, const char *cmd)
+int fb_cmp_warn_hosts(FILE *f, const struct fb_cmp *c, const char *cmd, const char *globs,
+		      double thr_pct)
 {
-	double thr = fb_gate_thr_for(c, -1) / 100;
+	double thr = thr_pct / 100;
 	struct worst w = { 0 };
 	const struct fb_side *s;
 
-	worst_of_side(c, 0, thr, &w);
-	worst_of_side(c, 1, thr, &w);
+	worst_of_side(c, 0, globs, thr, &w);
+	worst_of_side(c, 1, globs, thr, &w);
 	if (!w.d)
 		return 0;
 	s = w.side ? &c->new : &c->base;
