@@ -192,6 +192,11 @@ static int look(struct run *u, const int *idx, int n, int k, struct tally *t)
 	}
 	if (ret == 1)
 		named(&gt, u->sh, u->nsh, t);
+	for (int i = 0; getenv("GATE_POOL_VERBOSE") && ret != 4 && i < gt.ng; i++)
+		if (gt.g[i].state == FB_GM_UNDECIDED || gt.g[i].state == FB_GM_REGRESSED ||
+		    gt.g[i].state == FB_GM_LOST)
+			fprintf(stderr, "trial: %s %d (%s)\n", gt.g[i].id, (int)gt.g[i].state,
+				gt.g[i].why);
 out:
 	if (ret < 0)
 		fprintf(stderr, "gate_pool: %s\n", err);

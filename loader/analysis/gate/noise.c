@@ -317,7 +317,7 @@ static int log_mv(const double *v, int n, double *mean, double *var)
 int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const double *b,
 		  int nb, double floor_rel, struct fb_noise_test *out)
 {
-	double ma, va, mb, vb, pool, sa, sb, se_w, fl = floor_rel * floor_rel;
+	double ma, va, mb, vb, pool, sa, sb, cal, obs, fl = floor_rel * floor_rel;
 	int dof;
 
 	memset(out, 0, sizeof(*out));
@@ -325,15 +325,21 @@ int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const
 		return -1;
 	dof = e->dof + na + nb - 2;
 	pool = fmax((e->ss + (na - 1) * va + (nb - 1) * vb) / dof, fl);
-	sa = fmax(va, fl) / na;
-	sb = fmax(vb, fl) / nb;
-	se_w = sqrt(sa + sb);
 	out->d = mb - ma;
 	out->se = sqrt(pool * (1.0 / na + 1.0 / nb));
 	out->df = dof;
-	if (se_w > out->se) {	/* noisier than calibrated: these rounds' own spread */
-		out->high = 1;
-		out->se = se_w;
+	/*
+	 * These rounds noisier than the calibration (F test of their pooled
+	 * variance against the calibrated one, p < FB_NOISE_F_ALPHA): the
+	 * calibration does not describe them; Welch on their own spread.
+	 */
+	cal = fmax(e->dof ? e->ss / e->dof : 0, fl);
+	obs = fmax(((na - 1) * va + (nb - 1) * vb) / (na + nb - 2), fl);
+	if (!e->dof || fb_f_sf(obs / cal, na + nb - 2, e->dof) < FB_NOISE_F_ALPHA) {
+		out->high = e->dof > 0;
+		sa = fmax(va, fl) / na;
+		sb = fmax(vb, fl) / nb;
+		out->se = sqrt(sa + sb);
 		out->df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
 	}
 	out->p_greater = fb_t_sf(out->d / out->se, out->df);

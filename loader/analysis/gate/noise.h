@@ -59,10 +59,12 @@ double fb_noise_spread(const struct fb_noise_entry *e);
 /*
  * The calibrated test of log(NEW) - log(BASE): the pooled spread of the
  * calibration and of these rounds (floored at floor_rel), and a t test
- * with the pooled degrees of freedom; if these rounds' own (Welch) spread
- * is the larger, that one and Welch's degrees of freedom (high = 1: the
- * rounds are noisier than the calibration).  -1 if a value is <= 0.
+ * with the pooled degrees of freedom; if these rounds are significantly
+ * noisier than the calibration (F test, p < FB_NOISE_F_ALPHA), Welch's
+ * test on their own spread instead (high = 1).  An entry without degrees
+ * of freedom gives Welch's test.  -1 if a value is <= 0.
  */
+#define FB_NOISE_F_ALPHA	0.05
 struct fb_noise_test {
 	double d, se, df;	/* mean log ratio, its standard error, dof */
 	double p_greater, p_less;
