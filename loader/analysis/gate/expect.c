@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/gate/expect.h"
 
@@ -178,6 +179,10 @@ static int include(struct fb_expect *e, int fi, int ln, const char *arg, int dep
 		snprintf(path, sizeof(path), "%s", arg);
 	else
 		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, arg);
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "%s:%d: include %s: %s", from, ln, path, strerror(errno));
+		return -1;
+	}
 	return read_file(e, path, depth + 1, err, errlen);
 }
 

@@ -338,6 +338,24 @@ static int unusable(const struct fb_gate *gt, double alpha)
 	return 1;
 }
 
+/* "  FILE:LINE: TEXT (must fall at least): measured -0.1% (90% CI -0.3%..+0.1%)" */
+static void print_exp_line(FILE *f, const struct fb_expect *e, const struct fb_gated *x)
+{
+	const struct fb_metric *m = x->m;
+
+	fprintf(f, "  %s:%d: %s (%s): ", fb_expect_file(e, x->exp), x->exp->line, x->exp->text,
+		fb_expect_kind_name(x->exp->k));
+	if (!m->na || !m->nb)
+		fprintf(f, "no value in %s\n", m->na ? "NEW" : "BASE");
+	else if (x->exact || !x->have_ci)
+		fprintf(f, "measured %+.1f%%%s\n", m->base ? (m->new / m->base - 1) * 100 : 0.0,
+			x->exact ? " (exact)" : "");
+	else
+		fprintf(f, "measured %+.1f%% (interval %+.1f%%..%+.1f%%)\n",
+			m->base ? (m->new / m->base - 1) * 100 : 0.0, (x->lo - 1) * 100,
+			(x->hi - 1) * 100);
+}
+
 /* Declared trades not met, or not decided: one line each, naming the row. */
 static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o)
 {
@@ -353,12 +371,7 @@ static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate
 			const struct fb_gated *x = &gt->g[i];
 
 			if (x->exp && x->exp_state == want && !strcmp(x->exp->id, x->id))
-				fprintf(f, "  %s:%d: %s (%s): measured %+.1f%%%s%s\n",
-					fb_expect_file(o->expect, x->exp),
-					x->exp->line, x->exp->text, fb_expect_kind_name(x->exp->k),
-					x->m->na && x->m->nb && x->m->base ?
-					(x->m->new / x->m->base - 1) * 100 : 0.0,
-					x->exact ? " (exact)" : "", x->m->nb ? "" : ", no value in NEW");
+				print_exp_line(f, o->expect, x);
 		}
 		for (int i = 0; !k && i < o->expect->n; i++)
 			if (o->expect->l[i].absent && fb_expect_claim(&o->expect->l[i]))
