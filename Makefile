@@ -71,8 +71,10 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 
 # -MMD: each object depends on the headers it includes, nothing more.  The
 # skeletons are generated headers, so they must exist before the first
-# compile of the files that include them (measure/probes.c, locks.c).
-$(OUT)/loader/measure/probes.o $(OUT)/loader/measure/locks.o: $(SKELS)
+# compile of the files that include them (measure/probes.c, locks.c,
+# lockrows.c, tprows.c).
+$(OUT)/loader/measure/probes.o $(OUT)/loader/measure/locks.o \
+	$(OUT)/loader/measure/lockrows.o $(OUT)/loader/measure/tprows.o: $(SKELS)
 $(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
@@ -81,14 +83,15 @@ $(OUT)/loader/%.o: loader/%.c | $(OUT)
 # Each unit test links only the floors it tests (loader/README.md): a test
 # of the model cannot pass by accident through code it does not name.
 O := $(OUT)/loader
-T_MODEL := $(O)/model/results.o $(O)/model/hist.o $(O)/model/counts.o $(O)/model/rounds.o \
+T_MODEL := $(O)/model/results.o $(O)/model/results_scan.o $(O)/model/hist.o $(O)/model/counts.o $(O)/model/rounds.o \
 	   $(O)/model/clock.o $(O)/util/util.o
 T_WL := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/workloads/*.c))
 T_DEPS_test_hist := $(O)/model/hist.o $(O)/util/util.o
 T_DEPS_test_util := $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_results := $(T_MODEL)
 T_DEPS_test_clock := $(T_MODEL)
-T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/util/util.o
+T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/guest/guest_opts.o \
+		  $(O)/model/clock.o $(O)/util/cli.o $(O)/util/util.o
 T_DEPS_test_shard := $(O)/guest/shard.o $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_stats := $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*/*.c)) \

@@ -98,13 +98,17 @@ static __always_inline int on_entry(u64 arg0)
 		return 0;
 	if (!enabled() || (filter && !bpf_map_lookup_elem(&watched, &arg0)))
 		return 0;
-	start.ts = bpf_ktime_get_ns();
 	if (stash_task || (ablate & FB_ABL_HASH)) {
+		/* The clock after the cell: a task's first call creates its
+		 * storage, and that allocation is not the function's time. */
 		p = start_cell(1);
-		if (p)
+		if (p) {
+			start.ts = bpf_ktime_get_ns();
 			*p = start;
+		}
 		return 0;
 	}
+	start.ts = bpf_ktime_get_ns();
 	key.tid = (u32)bpf_get_current_pid_tgid();
 	bpf_map_update_elem(&starts, &key, &start, BPF_ANY);
 	return 0;

@@ -3,17 +3,25 @@
  * fblock.bpf.c - hold time of a few watched lock instances.
  *
  * The loader opens this object once per lock function and attaches exactly
- * ONE program to it: fexit on the acquire function (down_write, down_read,
- * mutex_lock, _raw_spin_lock) or fentry on the release function (up_write,
- * up_read, mutex_unlock, _raw_spin_unlock).  Under TCG a second trampoline
- * program on a busy lock function oopsed guests, so there is no fentry on
- * an acquire function, hence no "acquire entry" timestamp: wait time comes
- * from lock:contention_begin/end filtered to the same addresses (fbcont).
+ * ONE trampoline program to it (under TCG a second trampoline program on a
+ * busy lock function oopsed guests): fentry on the acquire function
+ * (down_write, down_read, mutex_lock, _raw_spin_lock) or on the release
+ * function (up_write, up_read, mutex_unlock, _raw_spin_unlock).  An fentry
+ * trampoline is cheaper than an fexit one, which calls the function from
+ * the trampoline between two more enter/exit calls; these programs run on
+ * every acquisition of every lock of the kind, so that difference is most
+ * of a lock row's cost (reports/overhead/).  FB_LOCKHOOK=fexit (locks.c)
+ * attaches fb_acq_fexit instead, the method before, to measure both.
  *
- * Hold = acquire return -> release entry, on the same task and lock.  A
- * release on a task that did not acquire (an rwsem read hold handed to
- * another task, or one acquired before attaching) finds no start and is
- * not counted, so every hold counted is one acquisition with its release.
+ * Hold = acquired -> release entry, on the same task and lock.  With fentry
+ * on the acquire function the hold starts at its entry and, when the
+ * acquisition had to wait, restarts at lock:contention_end, which the lock
+ * slow paths fire once the lock is taken (fb_acq_waited, a tracepoint, so
+ * not a second trampoline): the wait is not in the hold, only the
+ * uncontended fast path's few instructions are.  A release on a task that
+ * did not acquire (an rwsem read hold handed to another task, or one
+ * acquired before attaching) finds no start and is not counted, so every
+ * hold counted is one acquisition with its release.
  *
  * The watched addresses and their histogram slots are rodata (resolved
  * before loading), so the per-call cost on unwatched locks is a few compares;
@@ -30,6 +38,10 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u64 lock_addr[FB_MAX_LOCKS];
 const volatile __u32 lock_slot[FB_MAX_LOCKS];	/* hold slot of this side */
 const volatile __u32 nlocks;
+/* start times in task storage (held_task), else the (tid, slot) hash */
+const volatile __u32 stash_task;
+/* FB_ABLATE=empty (diagnostics): every program returns at once */
+const volatile __u32 empty;
 
 #include "fbrecord.bpf.h"
 
@@ -39,6 +51,23 @@ struct {
 	__type(key, struct fb_start_key);
 	__type(value, u64);
 } held SEC(".maps");
+
+/*
+ * The open holds of a task, by hold slot: no hash insert and delete per
+ * hold (that cost fbfunc's rows 717 instructions per event, reports/
+ * overhead/).  Created only when stash_task is set; shared by every
+ * instance (the loader reuses the first one's fd).
+ */
+struct fb_held {
+	u64 ts[FB_MAX_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fb_held);
+} held_task SEC(".maps");
 
 /* index of a watched lock, or -1 */
 static __always_inline int lock_index(u64 lock)
@@ -52,18 +81,42 @@ static __always_inline int lock_index(u64 lock)
 	return -1;
 }
 
+/* this task's start cell for slot, or NULL (created only when asked) */
+static __always_inline u64 *start_cell(u32 slot, int create)
+{
+	struct fb_start_key key;
+	struct fb_held *h;
+
+	if (slot >= FB_MAX_SLOTS)
+		return NULL;
+	if (!stash_task) {
+		key.tid = (u32)bpf_get_current_pid_tgid();
+		key.slot = slot;
+		return bpf_map_lookup_elem(&held, &key);
+	}
+	h = bpf_task_storage_get(&held_task, bpf_get_current_task_btf(), 0,
+				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	return h ? &h->ts[slot] : NULL;
+}
+
 static __always_inline int on_acquired(u64 lock)
 {
 	int i = lock_index(lock);
 	struct fb_start_key key;
-	u64 ts;
+	u64 ts, *cell;
 
 	if (i < 0 || !enabled())
 		return 0;
-	key.tid = (u32)bpf_get_current_pid_tgid();
-	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];	/* unique per lock and side */
 	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&held, &key, &ts, BPF_ANY);
+	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];	/* unique per lock and side */
+	if (!stash_task) {
+		key.tid = (u32)bpf_get_current_pid_tgid();
+		bpf_map_update_elem(&held, &key, &ts, BPF_ANY);
+		return 0;
+	}
+	cell = start_cell(key.slot, 1);
+	if (cell)
+		*cell = ts;
 	return 0;
 }
 
@@ -75,12 +128,16 @@ static __always_inline int on_release(u64 lock)
 
 	if (i < 0)
 		return 0;
-	key.tid = (u32)bpf_get_current_pid_tgid();
 	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];
-	ts = bpf_map_lookup_elem(&held, &key);
-	if (!ts)
+	ts = start_cell(key.slot, 0);
+	if (!ts || !*ts)
 		return 0;
 	record(key.slot, bpf_ktime_get_ns() - *ts);
+	if (stash_task) {
+		*ts = 0;
+		return 0;
+	}
+	key.tid = (u32)bpf_get_current_pid_tgid();
 	bpf_map_delete_elem(&held, &key);
 	return 0;
 }
@@ -97,11 +154,38 @@ static __always_inline u64 lock_arg(void *ctx)
 SEC("fexit/foliobench_placeholder")
 int BPF_PROG(fb_acq_fexit)
 {
+	if (empty)
+		return 0;
 	return on_acquired(lock_arg(ctx));
+}
+
+SEC("fentry/foliobench_placeholder")
+int BPF_PROG(fb_acq_fentry)
+{
+	if (empty)
+		return 0;
+	return on_acquired(lock_arg(ctx));
+}
+
+/* a waited-for acquisition: the hold starts now that the lock is taken */
+SEC("raw_tp/contention_end")
+int BPF_PROG(fb_acq_waited, void *lock, int ret)
+{
+	int i = lock_index((u64)lock);
+	u64 *ts;
+
+	if (i < 0)
+		return 0;
+	ts = start_cell(lock_slot[i & (FB_MAX_LOCKS - 1)], 0);
+	if (ts && *ts)
+		*ts = bpf_ktime_get_ns();
+	return 0;
 }
 
 SEC("fentry/foliobench_placeholder")
 int BPF_PROG(fb_rel_fentry)
 {
+	if (empty)
+		return 0;
 	return on_release(lock_arg(ctx));
 }

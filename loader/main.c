@@ -4,9 +4,14 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/gate/gate.h"
 #include "analysis/history/history.h"
+#include "analysis/report/report.h"
 #include "analysis/shard/merge.h"
+#include "guest/ab.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
+#include "measure/list.h"
 #include "measure/run.h"
 
 static const struct {
@@ -18,7 +23,7 @@ static const struct {
 	{ "run", cmd_run, "attach probes, run workloads, write results JSON" },
 	{ "compare", cmd_compare, "before/after tables with verdicts from two results" },
 	{ "report", cmd_report, "markdown + HTML report of an A/B directory" },
-	{ "gate", cmd_gate, "CI regression gate: exit 0 pass, 1 regression, 2 bad input" },
+	{ "gate", cmd_gate, "CI regression gate: exit 0 pass, 1 regression, 3 unknown, 2 bad input" },
 	{ "history", cmd_history, "run history in SQLite: trends and change points per metric" },
 	{ "vm", cmd_vm, "boot a kernel in qemu and run a command in it" },
 	{ "ab", cmd_ab, "interleaved A/B rounds of baseline and patched kernels" },

@@ -8,6 +8,11 @@ pkgs=(
 	libjson-c-dev libnftables-dev libmnl-dev libnftnl-dev libsqlite3-dev pkg-config
 	# workloads, one-liners and tests
 	nftables iproute2 kmod bpftrace jq util-linux libclang-rt-14-dev
+	# the peers run beside foliobench (scripts/studies/peers.sh, tests/guest/peers-test.sh):
+	# funclatency and klockstat (libbpf-tools), bcc's, perf stat / perf lock
+	libbpf-tools bpfcc-tools linux-perf
+	# history tests: the DB checked with the sqlite3 CLI, the reader's RSS with time
+	sqlite3 time
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git

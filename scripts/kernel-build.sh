@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # kernel-build.sh - build one arm/flavour of the foliobench guest kernel.
 #
-# Usage: scripts/kernel-build.sh [--print] ARM FLAVOUR
+# Usage: scripts/kernel-build.sh [--print|--check] ARM FLAVOUR
 #   ARM      a row of kernel-patches/arms.conf (baseline, patched, ...), or
 #            SERIES@N: the base plus the first N patches of
-#            kernel-patches/SERIES/series (a prefix, for `ab --per-patch`)
+#            kernel-patches/SERIES/series (a prefix, for `ab --per-patch`),
+#            or the user's own (`ab --arm`; user_arm() below):
+#            NAME=DIR          a `git format-patch` directory (its *.patch
+#                              in name order, a 0000-cover-letter skipped)
+#                              or a directory with a `series` file (one
+#                              patch a line, quilt style), over the base
+#            NAME=GITDIR@REV   a kernel git tree at a revision (any
+#                              `git rev-parse` revision), built as is
+#            Both are cached by the source tree's hash (plus config and
+#            compiler), in kernels/tree-FLAVOUR-KEY: a patch directory and
+#            a git revision with the same tree share one build.  NAME only
+#            names the arm (letters, digits, _ and -; not an arms.conf row).
 #   FLAVOUR  perf | lockstat | drm (kernel-patches/configs/FLAVOUR.flavour;
 #            drm is test-only: perf plus DRM, for folio-pool 4/9's KUnit suite)
 #
@@ -13,6 +24,11 @@
 # (default /var/cache/foliobench) keyed by base, series content, config
 # fragments and compiler, so a second call with nothing changed returns at
 # once.  --print only prints that directory (built or not) and exits.
+# --check only checks the arm (for the user's own: the directory exists and
+# has patches, each applies to the base in order; the revision exists) and
+# exits 0, or 2 with one line naming the bad input; it builds nothing and
+# changes nothing in the cache (the patches are applied to a throw-away
+# index of the base tree).  The build itself runs the same check first.
 #
 # All arms share one git worktree and one out-of-tree build directory per
 # flavour (a flavour file may name another's: "builddir: perf"), so
@@ -26,11 +42,20 @@ cache=${FB_CACHE:-/var/cache/foliobench}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 die() { echo "kernel-build: error: $*" >&2; exit 1; }
+# Bad input to the user's own arm: exit 2; --check prints the reason alone
+# on stdout (the caller names the arm), else one error line on stderr.
+die2() {
+	if [ "$check_only" = 1 ]; then echo "$*"; else echo "kernel-build: error: $arm: $*" >&2; fi
+	exit 2
+}
 log() { echo "kernel-build: $*" >&2; }
 
-print_only=0
-[ "${1:-}" = "--print" ] && { print_only=1; shift; }
-[ $# -eq 2 ] || die "usage: kernel-build.sh [--print] ARM FLAVOUR"
+print_only=0 check_only=0
+case "${1:-}" in
+--print) print_only=1; shift ;;
+--check) check_only=1; shift ;;
+esac
+[ $# -eq 2 ] || die "usage: kernel-build.sh [--print|--check] ARM FLAVOUR"
 arm=$1 flavour=$2
 
 flav=$kp/configs/$flavour.flavour
@@ -57,6 +82,88 @@ series_patches() {
 	done <"$kp/$s/series"
 }
 
+# The base commit of the source tree (tag base of kernel-src.sh's tree).
+base_commit() {
+	git -C "$src" rev-parse "$(git -C "$src" tag -l base | head -1 || true)^{commit}" 2>/dev/null ||
+		git -C "$src" rev-parse HEAD
+}
+
+# A mail (git format-patch, git am) rather than a plain diff (quilt)?
+is_mail() { awk '/^Subject:/ { s = 1 } /^$/ { exit } END { exit !s }' "$1"; }
+
+# The patches of a user's directory into patches[]: its series file's, or
+# its *.patch in name order; exit 2 naming what is wrong.
+user_patches() {
+	local d=$1 p opt n=0 f LC_COLLATE=C
+	if [ -f "$d/series" ]; then
+		while read -r p opt; do
+			n=$((n + 1))
+			case "$p" in ''|'#'*) continue ;; esac
+			case "${opt:--p1}" in -p1|'-p 1') ;; *)
+				die2 "$d/series:$n: '$opt': only -p1 patches are supported" ;;
+			esac
+			[ -f "$d/$p" ] || die2 "$d/series:$n: $p does not exist"
+			patches+=("$d/$p")
+		done <"$d/series"
+		[ ${#patches[@]} -gt 0 ] || die2 "$d/series names no patch"
+		return
+	fi
+	for f in "$d"/*.patch; do
+		[ -f "$f" ] || continue
+		[ "${f##*/}" = 0000-cover-letter.patch ] || patches+=("$f")
+	done
+	[ ${#patches[@]} -gt 0 ] || die2 "no patches in the directory (neither a series file nor *.patch)"
+}
+
+# The tree of the base plus patches[], into $tree; exit 2 naming the first
+# patch that does not apply.  A throw-away index: the cache's worktree,
+# branches and kernels are not touched (git apply only adds objects).
+apply_check() {
+	local p out
+	tmpidx=$(mktemp -d /tmp/fb-kb.XXXXXX)
+	trap 'rm -rf "$tmpidx"' EXIT
+	export GIT_INDEX_FILE=$tmpidx/index
+	git -C "$src" read-tree "$base"
+	for p in "${patches[@]}"; do
+		out=$(git -C "$src" apply --cached --3way "$p" 2>&1) ||
+			die2 "${p##*/} does not apply to Linux $BASE_VERSION ($(echo "$out" |
+				grep -m1 -E '^error|conflict|^U ' | sed 's/^error: //'))"
+	done
+	tree=$(git -C "$src" write-tree)
+	unset GIT_INDEX_FILE
+	rm -rf "$tmpidx"
+}
+
+# NAME=DIR or NAME=GITDIR@REV: sets kind (patches|git), tree, and patches[]
+# or gitdir and commit; exit 2 on bad input, before anything is built.
+user_arm() {
+	local name=$1 s=$2 rev
+	grep -q -E "^$name:" "$kp/arms.conf" &&
+		die2 "'$name' is an arm of kernel-patches/arms.conf; choose another name"
+	# shellcheck source=/dev/null
+	. "$kp/base.env"
+	if [ -d "$s" ]; then
+		kind=patches
+		user_patches "$s"
+		src=$("$here/scripts/kernel-src.sh")
+		base=$(base_commit)
+		apply_check
+	elif [[ $s =~ ^(.+)@([^@]+)$ ]] && [ -d "${BASH_REMATCH[1]}" ]; then
+		kind=git gitdir=$(cd "${BASH_REMATCH[1]}" && pwd) rev=${BASH_REMATCH[2]}
+		git -C "$gitdir" rev-parse --git-dir >/dev/null 2>&1 || die2 "$gitdir is not a git tree"
+		commit=$(git -C "$gitdir" rev-parse -q --verify "$rev^{commit}") ||
+			die2 "unknown revision '$rev' in the git tree"
+		git -C "$gitdir" cat-file -e "$commit:Makefile" 2>/dev/null &&
+			git -C "$gitdir" cat-file -e "$commit:kernel/fork.c" 2>/dev/null ||
+			die2 "not a Linux tree at '$rev' (no Makefile and kernel/fork.c)"
+		tree=$(git -C "$gitdir" rev-parse "$commit^{tree}")
+	elif [ -e "$s" ]; then
+		die2 "not a directory (want a patch directory or GITDIR@REV)"
+	else
+		die2 "no such directory (want a patch directory or GITDIR@REV)"
+	fi
+}
+
 # Patches of the arm, in order; a series may bring a config fragment
 # (kernel-patches/configs/SERIES.config, e.g. its KUnit suites), and one
 # for a flavour only (configs/SERIES.FLAVOUR.config): for options that
@@ -67,7 +174,10 @@ series_patches() {
 # would be charged with the config change (and the fragment's symbols may
 # only arrive with a later patch, so they could not stick anyway).
 patches=()
-if [[ $arm =~ ^([A-Za-z0-9_.-]+)@([0-9]+)$ ]]; then
+kind=conf
+if [[ $arm =~ ^([A-Za-z0-9_-]+)=(.+)$ ]]; then
+	user_arm "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}"
+elif [[ $arm =~ ^([A-Za-z0-9_.-]+)@([0-9]+)$ ]]; then
 	s=${BASH_REMATCH[1]} want=$((10#${BASH_REMATCH[2]}))
 	[ -f "$kp/$s/series" ] || die "unknown series '$s' in '$arm' (kernel-patches/$s/series)"
 	series_patches "$s" "$want"
@@ -88,19 +198,29 @@ else
 	done
 fi
 
-key=$( {
-	cat "$kp/base.env" "${frags[@]}"
-	[ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"
-	gcc --version | head -1
-	echo "${KSRC:-}"
-} | sha256sum | cut -c1-12)
-dest=$cache/kernels/$arm-$flavour-$key
+[ $check_only = 0 ] || exit 0
+
+if [ "$kind" = conf ]; then
+	key=$( {
+		cat "$kp/base.env" "${frags[@]}"
+		[ ${#patches[@]} -eq 0 ] || cat "${patches[@]}"
+		gcc --version | head -1
+		echo "${KSRC:-}"
+	} | sha256sum | cut -c1-12)
+	dest=$cache/kernels/$arm-$flavour-$key
+	branch=arm-${arm//@/-p}-$key
+else	# the user's own: by source tree, whatever it came from
+	key=$( { echo "tree $tree"; cat "${frags[@]}"; gcc --version | head -1; } |
+		sha256sum | cut -c1-12)
+	dest=$cache/kernels/tree-$flavour-$key
+	branch=arm-tree-$key
+fi
 if [ $print_only = 1 ] || [ -f "$dest/bzImage" ]; then
 	echo "$dest"
 	exit 0
 fi
 
-src=$("$here/scripts/kernel-src.sh")
+src=${src:-$("$here/scripts/kernel-src.sh")}
 git -C "$src" rev-parse -q --verify HEAD >/dev/null || die "$src is not a git tree (KSRC must be one)"
 work=$cache/work
 mkdir -p "$work" "$cache/kernels" "$cache/ccache"
@@ -118,24 +238,47 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$src" worktree prune
 	git -C "$src" worktree add -q --detach "$wt" "$(git -C "$src" rev-parse HEAD)"
 fi
-base=$(git -C "$src" rev-parse "$(git -C "$src" tag -l base | head -1 || true)^{commit}" 2>/dev/null ||
-	git -C "$src" rev-parse HEAD)
+base=$(base_commit)
 
-# Check out the arm: base plus its patches, remembered as branch arm-KEY.
-branch=arm-${arm//@/-p}-$key
+# One patch onto the worktree: git am for a mail, else git apply and a
+# commit named after the file.  On failure the worktree goes back to the
+# base (no am session, no half-applied files) and the build stops.
+apply_one() {
+	local p=$1 out
+	if is_mail "$p"; then
+		out=$(git -C "$wt" am -q --3way "$p" 2>&1) && return 0
+	else
+		out=$(git -C "$wt" apply --index --3way "$p" 2>&1) &&
+			out=$(git -C "$wt" commit -q -m "${p##*/}" 2>&1) && return 0
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q -f --detach "$base"
+	echo "$out" | grep -E 'error|patch failed|conflict' | head -5 >&2
+	die "${p#"$kp"/} does not apply to Linux base ($arm arm)"
+}
+
+# Check out the arm: base plus its patches (or the user's revision),
+# remembered as branch arm-KEY.
 git() { command git -c user.name=foliobench -c user.email=foliobench@localhost "$@"; }
 if git -C "$wt" rev-parse -q --verify "$branch" >/dev/null; then
 	git -C "$wt" checkout -q --detach "$branch"
+elif [ "$kind" = git ]; then
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$src" fetch -q --no-tags "$gitdir" "$commit" ||
+		die "cannot fetch $commit from $gitdir"
+	git -C "$wt" checkout -q -f --detach "$commit"
+	git -C "$wt" branch -q -f "$branch"
+	log "$arm: $commit (tree ${tree:0:12}) checked out"
 else
 	git -C "$wt" am --abort >/dev/null 2>&1 || true
 	git -C "$wt" checkout -q -f --detach "$base"
 	for p in "${patches[@]}"; do
-		if ! out=$(git -C "$wt" am -q --3way "$p" 2>&1); then
-			git -C "$wt" am --abort >/dev/null 2>&1 || true
-			echo "$out" | grep -E 'error|patch failed|conflict' | head -5 >&2
-			die "${p#"$kp"/} does not apply to Linux base ($arm arm)"
-		fi
+		apply_one "$p"
 	done
+	if [ "$kind" = patches ] && [ "$(git -C "$wt" rev-parse 'HEAD^{tree}')" != "$tree" ]; then
+		git -C "$wt" checkout -q -f --detach "$base"
+		die "$arm: the applied tree is not the checked one ($tree)"
+	fi
 	git -C "$wt" branch -q -f "$branch"
 	log "$arm: ${#patches[@]} patches applied"
 fi
@@ -183,7 +326,20 @@ start=$(date +%s)
 	printf '%s %s\n' "$(( ${EPOCHREALTIME/./} / 1000 ))" "$l"
 done >"$obj/build.log"; exit "${PIPESTATUS[0]}" ) &
 mkpid=$!
-trap 'kill $mkpid 2>/dev/null; pkill -P $mkpid 2>/dev/null; exit 130' INT TERM
+# Ctrl-C/SIGTERM: stop the whole tree under the build (make, its sub-makes,
+# compilers, the log's timestamp loop).  The tree is listed before anything
+# is killed: a child whose parent died is reparented and no longer found.
+descendants() { local c; for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
+stop_build() {
+	local i pids
+	for i in 1 2; do
+		pids=$(descendants $mkpid)
+		kill $mkpid $pids 2>/dev/null
+		sleep 0.2
+	done
+	exit 130
+}
+trap stop_build INT TERM
 every=${FB_PROGRESS_SECS:-30}	# FB_QUIET=1 (foliobench --quiet): every 5 minutes
 [ "${FB_QUIET:-0}" = 0 ] || every=${FB_PROGRESS_SECS:-300}
 # (a second at a time, so the end of the build is seen at once)
@@ -208,7 +364,12 @@ rm -rf "$tmp"
 mkdir -p "$tmp"
 cp "$obj/arch/x86/boot/bzImage" "$obj/System.map" "$obj/.config" "$tmp/"
 objcopy --strip-debug "$obj/vmlinux" "$tmp/vmlinux"
-git -C "$wt" log --oneline "$base..HEAD" >"$tmp/patches.txt"
+if git -C "$wt" merge-base --is-ancestor "$base" HEAD; then
+	git -C "$wt" log --oneline "$base..HEAD" >"$tmp/patches.txt"
+else
+	echo "$(git -C "$wt" log --oneline -1 HEAD) (not on the pinned base)" >"$tmp/patches.txt"
+fi
+[ "$kind" = conf ] || echo "$arm tree $tree" >"$tmp/source"
 echo "$secs" >"$tmp/build-seconds"
 rm -rf "$dest"
 mv "$tmp" "$dest"

@@ -26,42 +26,15 @@ if [ -n "${KSRC:-}" ]; then
 	exit 0
 fi
 
-# First main-archive URI of the machine's apt sources (deb822 or one-line).
-apt_mirror() {
-	local f uri
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		uri=$(awk 'BEGIN{IGNORECASE=1}
-			/^URIs:/ { u=$2 }
-			/^Suites:/ { if ($0 !~ /security/ && u !~ /security/) { print u; exit } }' "$f")
-		[ -n "$uri" ] && { echo "$uri"; return; }
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		uri=$(awk '$1=="deb" && $0 !~ /security/ {
-			for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f")
-		[ -n "$uri" ] && { echo "$uri"; return; }
-	done
-}
+# shellcheck source=lib/apt.sh
+. "$here/scripts/lib/apt.sh"
 
 fetch_deb() {
-	local tmp mirror
-	mirror=$(apt_mirror)
-	[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources*; set KSRC=/path/to/linux"
+	local tmp
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' RETURN
-	mkdir -p "$tmp/lists/partial" "$tmp/archives/partial" "$tmp/etc/preferences.d"
-	echo "deb [signed-by=$BASE_KEYRING] $mirror $BASE_SUITE main" >"$tmp/etc/sources.list"
-	local opts=(-o "Dir::Etc::SourceList=$tmp/etc/sources.list"
-		-o "Dir::Etc::SourceParts=-"
-		-o "Dir::Etc::PreferencesParts=$tmp/etc/preferences.d"
-		-o "Dir::State::Lists=$tmp/lists"
-		-o "Dir::Cache=$tmp" -o "Dir::Cache::archives=$tmp/archives"
-		-o "Dir::State::status=/dev/null" -o "APT::Get::List-Cleanup=0"
-		-o "APT::Sandbox::User=root")
-	log "apt-get update ($BASE_SUITE from $mirror, private lists)"
-	apt-get -q "${opts[@]}" update >"$tmp/update.log" 2>&1 ||
-		{ tail -5 "$tmp/update.log" >&2; die "apt-get update for $BASE_SUITE failed"; }
+	apt_private "$tmp" "$BASE_SUITE" "$BASE_KEYRING"
+	local opts=("${apt_opts[@]}")
 	log "apt-get download $BASE_PACKAGE=$BASE_DEB_VERSION"
 	(cd "$tmp" && apt-get -q "${opts[@]}" download "$BASE_PACKAGE=$BASE_DEB_VERSION") >&2 ||
 		die "apt-get download $BASE_PACKAGE=$BASE_DEB_VERSION failed (is the pin in kernel-patches/base.env still served?)"

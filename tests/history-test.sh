@@ -2,7 +2,11 @@
 # history-test.sh - `foliobench history` end to end on rounds archived in
 # reports/gate/data (real guest rounds, so this runs on a fresh clone
 # without guests): import twice, report, export, and the history gate on
-# an A/A run (passes) and an injected-regression run (fails).
+# an A/A run (passes) and an injected-regression run (fails); 16 writers
+# at once and a writer killed inside its transaction (sqlite3 CLI checks
+# the file), a pretty-printed copy, nothing to check (exit 3), options
+# before the subcommand, --version, and the results reader's memory bound
+# (/usr/bin/time).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" history
 db=$tmp/h.db
@@ -48,3 +52,116 @@ rows=$($fb history export --db "$db" --format csv --metric 'workload:nft:wall' |
 t "export csv: a header and one line per round's wall time ($rows)" test "$rows" = 81
 t "export bmf is JSON with the nft wall time" \
 	bash -c "$fb history export --db '$db' --format bmf | jq -e '.[\"patched/workload:nft\"].wall.value > 0' >/dev/null"
+
+# ---- issue 30: concurrent writers, content identity, nothing checked, options ----
+# 16 writers at once: writer i adds group i and group i+1 of the 80 archived
+# rounds (5 files a group), so every round is offered twice, concurrently.
+mapfile -t files < <(find "$data"/aa-1 "$data"/aa-2 "$data"/reg-1 "$data"/reg-2 -name 'round-*.json' | sort)
+stored() {	# the stored set, without the row ids the interleaving decides
+	$fb history list --db "$1" | awk '{ $1 = ""; print }' | sort
+	$fb history export --db "$1" --format csv | cut -d, -f1-4,6- | sort
+}
+parallel_adds() {	# DB LOGDIR: 16 writers at once; prints how many failed
+	local db=$1 logs=$2 i pids=() bad=0
+	mkdir -p "$logs"
+	for ((i = 0; i < 16; i++)); do
+		$fb history add --db "$db" "${files[@]:$((i * 5)):5}" \
+			"${files[@]:$(((i + 1) % 16 * 5)):5}" >"$logs/$i.out" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${pids[@]}"; do wait "$i" || bad=$((bad + 1)); done
+	echo "$bad"
+}
+$fb history add --db "$tmp/serial.db" "$data"/aa-1 "$data"/aa-2 "$data"/reg-1 "$data"/reg-2 >/dev/null
+t "80 archived rounds to share among the writers (${#files[@]})" test "${#files[@]}" = 80
+bad=$(parallel_adds "$tmp/par-new.db" "$tmp/par-new")
+t "16 parallel adds on a new DB: all exit 0 ($bad failed)" test "$bad" = 0
+t "16 parallel adds on a new DB: the stored set is the serial one" \
+	diff <(stored "$tmp/serial.db") <(stored "$tmp/par-new.db")
+t "16 parallel adds on a new DB: each round added once ($(cat "$tmp"/par-new/*.out | awk '{ s += $2 } END { print s }') added)" \
+	test "$(cat "$tmp"/par-new/*.out | awk '{ s += $2 } END { print s }')" = 80
+$fb history add --db "$tmp/par-old.db" "$data"/aa-1 >/dev/null
+bad=$(parallel_adds "$tmp/par-old.db" "$tmp/par-old")
+t "16 parallel adds on an existing DB: all exit 0 ($bad failed)" test "$bad" = 0
+t "16 parallel adds on an existing DB: the stored set is the serial one" \
+	diff <(stored "$tmp/serial.db") <(stored "$tmp/par-old.db")
+t "no writer called a busy DB foreign" \
+	bash -c "! grep -h 'not a foliobench' '$tmp'/par-new/*.out '$tmp'/par-old/*.out"
+t "the DB is in WAL mode" test "$(sqlite3 "$tmp/par-old.db" 'PRAGMA journal_mode')" = wal
+
+# a writer that holds its transaction (FB_HISTORY_TEST_HOLD) makes the next one wait, not fail
+cp "$tmp/serial.db" "$tmp/wait.db"
+FB_HISTORY_TEST_HOLD=3 $fb history add --db "$tmp/wait.db" "$data"/aa-1 >/dev/null 2>"$tmp/hold.err" &
+holder=$!
+for ((i = 0; i < 300; i++)); do
+	grep -q 'holding the transaction' "$tmp/hold.err" && break
+	sleep 0.1
+done
+out=$($fb history add --db "$tmp/wait.db" "$data"/aa-2 2>&1); rc=$?
+wait $holder
+t "an add while another holds the DB waits for it: $out" test "$rc" = 0
+
+# a writer killed inside its transaction leaves the DB consistent and writable
+$fb history add --db "$tmp/kill.db" "$data"/aa-1 >/dev/null
+FB_HISTORY_TEST_HOLD=120 $fb history add --db "$tmp/kill.db" "$data"/reg-1 2>"$tmp/kill.err" >/dev/null &
+writer=$!
+for ((i = 0; i < 300; i++)); do
+	grep -q 'holding the transaction' "$tmp/kill.err" && break
+	sleep 0.1
+done
+kill -9 "$writer"; wait "$writer" 2>/dev/null
+t "the killed writer was inside its transaction" grep -q 'holding the transaction' "$tmp/kill.err"
+t "after kill -9: PRAGMA integrity_check is ok" test "$(sqlite3 "$tmp/kill.db" 'PRAGMA integrity_check')" = ok
+t "after kill -9: nothing of the killed add is stored" \
+	test "$($fb history list --db "$tmp/kill.db" | tail -1)" = "20 rounds"
+out=$($fb history add --db "$tmp/kill.db" "$data"/reg-1 2>&1); rc=$?
+t "after kill -9: a later add works: $out" \
+	test "$rc" = 0 -a "$out" = "history: 20 rounds added, 0 already stored ($tmp/kill.db)"
+
+# a re-serialized copy of a round is the same round (compare's fb_round_same)
+mkdir -p "$tmp/pretty"
+python3 -c 'import json, sys; json.dump(json.load(open(sys.argv[1])), open(sys.argv[2], "w"), indent=2)' \
+	"$data/aa-1/patched/round-1.json" "$tmp/pretty/round-1.json"
+out=$($fb history add --db "$db" "$tmp/pretty" 2>&1)
+t "a pretty-printed copy adds 0 rounds: $out" test "$out" = "history: 0 rounds added, 1 already stored ($db)"
+sed -i '0,/"wall_ns": /s//"wall_ns": 1/' "$tmp/pretty/round-1.json"
+out=$($fb history add --db "$tmp/serial.db" "$tmp/pretty" 2>&1)
+t "a copy with other data is another round: $out" test "$out" = "history: 1 rounds added, 0 already stored ($tmp/serial.db)"
+
+# nothing to check is not a pass
+mkdir -p "$tmp/none"
+$fb history add --db "$tmp/empty.db" "$tmp/none" >/dev/null
+out=$($fb history gate --db "$tmp/empty.db" "$data/aa-2"); rc=$?
+t "history gate on an empty history: exit 3 and why: $out" \
+	bash -c "[ $rc = 3 ] && grep -q '^history: unknown: nothing checked' <<<'$out'"
+out=$($fb history gate --db "$db" --min-size 1000 "$data/aa-2"); rc=$?
+t "history gate with too little history for every series: exit 3" \
+	bash -c "[ $rc = 3 ] && grep -q 'fewer than 1000 rounds of history' <<<'$out'"
+$fb gate --history "$tmp/empty.db" "$data/aa-2" >/dev/null 2>&1; rc=$?
+t "gate --history on an empty history never passes (rc $rc)" test "$rc" != 0
+
+# options before or after the subcommand; --version everywhere
+t "history --db=X list is history list --db=X" \
+	diff <($fb history --db="$db" list) <($fb history list --db="$db")
+t "history --db X --last 2 show M is history show M --db X --last 2" \
+	diff <($fb history --db "$db" --last 2 show 'workload:nft:wall') \
+	     <($fb history show 'workload:nft:wall' --db "$db" --last 2)
+for c in list run compare report gate history "history list" "history add" vm ab merge kernel "kernel build"; do
+	out=$($fb $c --version 2>&1); rc=$?
+	t "foliobench $c --version: $out" test "$rc" = 0 -a "$out" = "$($fb --version)"
+done
+
+# results files read within a memory bound (reports/memory/)
+if command -v /usr/bin/time >/dev/null; then
+	reports/memory/make-round.sh 8 "$tmp/big.json"
+	size=$(stat -c %s "$tmp/big.json")
+	rss=$(/usr/bin/time -f %M $fb history add --db "$tmp/big.db" "$tmp/big.json" 2>&1 >/dev/null | tail -1)
+	t "an 8 MB bucket-heavy round is read in at most 3x its size + 16 MB (RSS $rss kB)" \
+		test "$rss" -le $((size * 3 / 1024 + 16384))
+	reports/memory/make-round.sh 8 "$tmp/big49.json" 49
+	out=$($fb history add --db "$tmp/big.db" "$tmp/big49.json" 2>&1); rc=$?
+	t "a round with 49 probes is refused naming the limit: $out" \
+		bash -c "[ $rc = 2 ] && grep -q 'more than 48 probes (limit FB_MAX_PROBES = 48)' <<<'$out'"
+else
+	echo "not ok - /usr/bin/time missing (Debian: time)"
+fi

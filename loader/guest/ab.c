@@ -3,21 +3,14 @@
  * ab.c - `foliobench ab`: interleaved A/B rounds, one fresh guest boot per
  * round (A B A B ...), each running `foliobench run` in the guest through
  * fb_vm_run(); per-round results in DIR/<arm>/round-<i>.json, compare's
- * tables at the end and DIR/ab.json describing what ran.
- *
- * With --per-patch SERIES the arms are the base and every prefix of the
- * series (SERIES@1 .. SERIES@N, scripts/kernel-build.sh), interleaved the
- * same way; DIR/per-patch.json lists them for the attribution table
- * (analysis/attrib/attrib.c), and rounds of a prefix whose kernel and workload
- * arguments did not change since an earlier run into DIR are kept.
+ * tables at the end and DIR/ab.json describing what ran.  --per-patch
+ * (the base and every prefix of a series) is in ab_pp.c, --arm (kernels
+ * from the user's own patches or git tree) in ab_arms.c.
  */
 #include <argp.h>
-#include <dirent.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,81 +18,43 @@
 #include <unistd.h>
 
 #include "model/fb.h"
-#include "analysis/attrib/attrib.h"
 #include "analysis/compare/compare.h"
 #include "analysis/gate/gate.h"
-#include "analysis/compare/stats.h"
+#include "guest/ab.h"
+#include "guest/ab_env.h"
 #include "guest/shard.h"
+#include "guest/guest_opts.h"
+#include "guest/kernel.h"
 #include "guest/vm.h"
 #include "util/cli.h"
 #include "util/symspec.h"
 
-#define AB_MAX_ROUNDS	FB_STATS_MAX_N
 #define AB_DEFAULT_ROUNDS	15	/* --clock host */
 #define AB_ICOUNT_ROUNDS	5
-/*
- * per-patch: 7 rounds per kernel.  The exact U test of 7 against 7 rounds
- * that do not overlap gives p = 0.00058, which survives Holm over ~80
- * cells; 5 rounds (p = 0.0079) would survive only a family of 6.
- */
-#define AB_PP_ROUNDS	7
 #define AB_DEFAULT_SMP	1
-#define AB_MAX_WL	FB_MAX_WORKLOADS
-#define AB_MAX_PARAMS	32
-#define AB_MAX_ARMS	(FB_ATTRIB_MAX_STEPS + 1)
 #define AB_CLOCK_UNSET	((enum fb_clock)-1)
 #define AB_SEQ_STEP	5	/* --until-decided: rounds between looks */
 #define AB_BUILT	(-1)	/* ab_prepare(): --build-only is done */
 
-struct ab_arm {
-	char name[64];		/* baseline | patched | SERIES@N: its directory */
-	char spec[64];		/* as given */
-	char bz[PATH_MAX];
-	char key[1024];		/* per-patch: what its rounds were measured with */
-	int keep;		/* per-patch: rounds in DIR/<name> are reusable */
-	struct fb_kident id;	/* build id and config hash, for merge */
-};
-
-struct ab_run {
-	int round, arm, rc, reused;
-	double boot_s, total_s;
-	char result[PATH_MAX];
-	char console[PATH_MAX];
-};
-
-/* Everything `ab` was asked for, filled by the option parser. */
-struct ab_env {
-	struct ab_arm arms[AB_MAX_ARMS];
-	int narms;
-	const char *wl[AB_MAX_WL], *params[AB_MAX_PARAMS], *probes[AB_MAX_WL];
-	int nwl, nparams, nprobes, rounds;
-	const char *flavour, *out_opt, *extra_append;
-	const char *arm_append[2];	/* --base-append, --new-append */
-	const char *series;	/* --per-patch */
-	int from, to, rerun;	/* patches from..to of it (1-based, 0: first/last) */
-	char patch[AB_MAX_ARMS][128];	/* per-patch: patch file of arm i (i >= 1) */
-	struct fb_vm_opts vo;
-	char out[PATH_MAX], exe[PATH_MAX], started[32];
-	struct fb_seq seq;	/* --until-decided: seq.max > 0 */
-	struct fb_shard sh;	/* --shard, --build-only, --no-build, --cache */
-	struct fb_adhoc_opts adhoc;	/* --func, --lock: passed to the guest's run */
-};
-
 enum { OPT_BASE = 0x200, OPT_NEW, OPT_ROUNDS, OPT_WL, OPT_PARAM, OPT_FLAVOUR, OPT_OUT,
-       OPT_PROBES, OPT_FLAVOR, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
-       OPT_BASE_APPEND, OPT_NEW_APPEND };
+       OPT_PROBES, OPT_PERPATCH, OPT_FROM, OPT_TO, OPT_RERUN, OPT_UNTIL,
+       OPT_BASE_APPEND, OPT_NEW_APPEND, OPT_ARM };
 
 static const struct argp_option ab_options[] = {
 	{ "baseline", OPT_BASE, "K1", 0, "kernel A: bzImage, kernel directory or arm (baseline)",
 	  0 },
 	{ "patched", OPT_NEW, "K2", 0, "kernel B (patched)", 0 },
+	{ "arm", OPT_ARM, "NAME=SRC", 0, "a kernel from your own patches: SRC is a `git "
+	  "format-patch` directory or one with a quilt `series` file (applied over the pinned "
+	  "base, kernel-patches/base.env), or GITDIR@REV (a kernel git tree at a revision, "
+	  "built as is); cached by source tree.  One --arm is kernel B, two are A and B, or "
+	  "name NAME in --baseline/--patched.  Checked before anything is built", 0 },
 	{ "rounds", OPT_ROUNDS, "N", 0, "boots per kernel (icount: 5; --clock host: 15, what `foliobench gate` "
 	  "needs for a 5% regression there; per-patch: 7)", 0 },
 	{ "workload", OPT_WL, "W", 0, "workload to run (repeatable; default: foliobench run's)",
 	  0 },
 	{ "param", OPT_PARAM, "WL.KEY=V", 0, "workload parameter (repeatable)", 0 },
 	{ "flavour", OPT_FLAVOUR, "F", 0, "config flavour of arm-named kernels (perf)", 0 },
-	{ "flavor", OPT_FLAVOR, "F", OPTION_HIDDEN, NULL, 0 },
 	{ "out", OPT_OUT, "DIR", 0, "results directory (results/ab-<time>)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only these probes in the guest runs (repeatable)", 0 },
 	{ "base-append", OPT_BASE_APPEND, "ARGS", 0, "kernel command line of the baseline arm "
@@ -143,6 +98,8 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 	case OPT_NEW:
 		fb_fmt(e->arms[1].spec, sizeof(e->arms[1].spec), "%s", arg);
 		return 0;
+	case OPT_ARM:
+		return ab_arm_add(e, arg);
 	case OPT_ROUNDS:
 		if (fb_opt_uint("ab", "--rounds", arg, 1, AB_MAX_ROUNDS, &v) < 0)
 			return -1;
@@ -157,7 +114,6 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		}
 		return push(e->params, &e->nparams, AB_MAX_PARAMS, "--param", arg);
 	case OPT_FLAVOUR:
-	case OPT_FLAVOR:
 		e->flavour = arg;
 		return 0;
 	case OPT_OUT:
@@ -212,8 +168,9 @@ static const struct argp ab_argp = {
 	ab_options, ab_parse, NULL,
 	"Interleaved A/B measurement: for each round, boots K1 then K2 (a fresh guest per boot) "
 	"and runs `foliobench run` in it.  K1/K2 are a bzImage, a kernel directory or an arm of "
-	"kernel-patches/arms.conf (built for flavour F first if needed).  With --per-patch "
-	"SERIES: every prefix of the series instead of K1/K2."
+	"kernel-patches/arms.conf (built for flavour F first if needed), or NAME of an --arm "
+	"(your own patches or git tree).  With --per-patch SERIES: every prefix of the series "
+	"instead of K1/K2."
 	"\vWrites DIR/<arm>/round-<i>.json, DIR/<arm>/console-round-<i>.log and DIR/ab.json "
 	"(per-patch: also DIR/per-patch.json, the attribution table instead of the medians, "
 	"and DIR/attribution.csv); "
@@ -222,7 +179,7 @@ static const struct argp ab_argp = {
 	ab_children, NULL, NULL,
 };
 
-static json_object *json_strs(const char *const *v, int n)
+json_object *ab_json_strs(const char *const *v, int n)
 {
 	json_object *a = json_object_new_array();
 
@@ -260,8 +217,7 @@ static json_object *ab_runs_json(const struct ab_env *e, const struct ab_run *ru
 	return a;
 }
 
-/* Writes o (and drops it) to DIR/name, atomically. */
-static int write_json(const struct ab_env *e, json_object *o, const char *name)
+int ab_write_json(const struct ab_env *e, json_object *o, const char *name)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	int ret = 0;
@@ -306,125 +262,13 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	}
 	json_object_object_add(o, "append", json_object_new_string(e->extra_append));
 	json_object_object_add(o, "arms", a);
-	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
-	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
-	json_object_object_add(o, "probes", json_strs(e->probes, e->nprobes));
+	json_object_object_add(o, "workloads", ab_json_strs(e->wl, e->nwl));
+	json_object_object_add(o, "params", ab_json_strs(e->params, e->nparams));
+	json_object_object_add(o, "probes", ab_json_strs(e->probes, e->nprobes));
 	json_object_object_add(o, "mem", json_object_new_string(e->vo.mem ? e->vo.mem : ""));
 	fb_shard_json(o, &e->sh, e->rounds);
 	json_object_object_add(o, "runs", ab_runs_json(e, runs, nruns));
-	return write_json(e, o, "ab.json");
-}
-
-/* DIR/per-patch.json: the prefixes in order, for analysis/attrib/attrib.c. */
-static int write_pp_json(const struct ab_env *e)
-{
-	json_object *o = json_object_new_object(), *a = json_object_new_array();
-
-	json_object_object_add(o, "schema", json_object_new_string("foliobench-per-patch"));
-	json_object_object_add(o, "schema_version", json_object_new_int(1));
-	json_object_object_add(o, "series", json_object_new_string(e->series));
-	json_object_object_add(o, "from", json_object_new_int(e->from));
-	json_object_object_add(o, "to", json_object_new_int(e->to));
-	json_object_object_add(o, "flavour", json_object_new_string(e->flavour));
-	json_object_object_add(o, "clock", json_object_new_string(fb_clock_name(e->vo.clock)));
-	json_object_object_add(o, "rounds", json_object_new_int(e->rounds));
-	for (int i = 0; i < e->narms; i++) {
-		json_object *m = json_object_new_object();
-
-		json_object_object_add(m, "dir", json_object_new_string(e->arms[i].name));
-		json_object_object_add(m, "patches", json_object_new_int(e->from - 1 + i));
-		json_object_object_add(m, "patch", json_object_new_string(i ? e->patch[i] : ""));
-		json_object_object_add(m, "kernel", json_object_new_string(e->arms[i].bz));
-		json_object_array_add(a, m);
-	}
-	json_object_object_add(o, "prefixes", a);
-	json_object_object_add(o, "workloads", json_strs(e->wl, e->nwl));
-	json_object_object_add(o, "params", json_strs(e->params, e->nparams));
-	return write_json(e, o, FB_ATTRIB_FILE);
-}
-
-/* --per-patch: the arms are SERIES@from-1 (baseline for 0) .. SERIES@to; 0 or 2. */
-static int pp_arms(struct ab_env *e)
-{
-	static char names[64][128];
-	int n = fb_kernel_series(e->series, names, 64);
-
-	if (n <= 0) {
-		fb_err("ab: --per-patch %s: no patches in kernel-patches/%s/series", e->series,
-		       e->series);
-		return 2;
-	}
-	if (e->arms[0].spec[0] || e->arms[1].spec[0]) {
-		fb_err("ab: --per-patch chooses the kernels itself: no --baseline/--patched");
-		return 2;
-	}
-	e->from = e->from ? e->from : 1;
-	e->to = e->to ? e->to : n;
-	if (e->to > n || e->to > 64 || e->from > e->to || e->to - e->from + 2 > AB_MAX_ARMS) {
-		fb_err("ab: --from %d --to %d: %s has patches 1..%d, at most %d at once",
-		       e->from, e->to, e->series, n, AB_MAX_ARMS - 1);
-		return 2;
-	}
-	e->narms = 0;
-	for (int k = e->from - 1; k <= e->to; k++) {
-		struct ab_arm *a = &e->arms[e->narms];
-
-		if (k)
-			fb_fmt(a->spec, sizeof(a->spec), "%s@%d", e->series, k);
-		else
-			fb_fmt(a->spec, sizeof(a->spec), "baseline");
-		fb_fmt(a->name, sizeof(a->name), "%s", a->spec);
-		if (k)
-			fb_fmt(e->patch[e->narms], sizeof(e->patch[0]), "%s", names[k - 1]);
-		e->narms++;
-	}
-	return 0;
-}
-
-/* What the rounds of arm a depend on: its kernel and the guest's arguments. */
-static void pp_key(const struct ab_env *e, struct ab_arm *a)
-{
-	size_t n = 0, len = sizeof(a->key);
-	const char *ah[FB_ADHOC_ARGV];
-	const char *const *lists[4] = { e->wl, e->params, e->probes, ah };
-	const int counts[4] = { e->nwl, e->nparams, e->nprobes, fb_adhoc_argv(&e->adhoc, ah) };
-
-	n += (size_t)fb_fmt(a->key, len, "kernel %s\nclock %s %d\nsmp %d\nmem %s\nappend %s\n"
-			    "tool %s\n", a->bz, fb_clock_name(e->vo.clock), e->vo.icount_shift,
-			    e->vo.smp, e->vo.mem ? e->vo.mem : "", e->extra_append, FB_VERSION);
-	for (int l = 0; l < 4; l++)
-		for (int i = 0; i < counts[l] && n < len; i++)
-			n += (size_t)fb_fmt(a->key + n, len - n, "%d %s\n", l, lists[l][i]);
-}
-
-/* Drops the rounds of DIR/<arm> unless they were measured with the same key. */
-static int pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
-{
-	char path[PATH_MAX], old[sizeof(a->key)];
-	struct dirent *d;
-	DIR *dir;
-	FILE *f;
-
-	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
-	a->keep = !e->rerun && fb_read_file(path, old, sizeof(old)) >= 0 && !strcmp(old, a->key);
-	if (a->keep)
-		return 0;
-	dir = opendir(sub);
-	while (dir && (d = readdir(dir))) {
-		if (strncmp(d->d_name, "round-", 6) && strncmp(d->d_name, "console-round-", 14))
-			continue;
-		fb_fmt(path, sizeof(path), "%s/%s", sub, d->d_name);
-		unlink(path);
-	}
-	if (dir)
-		closedir(dir);
-	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
-	f = fopen(path, "w");
-	if (!f || fputs(a->key, f) < 0 || fclose(f)) {
-		fb_err("ab: cannot write %s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return ab_write_json(e, o, "ab.json");
 }
 
 /* Kernels first (building them is the long part on a fresh machine), then DIR. */
@@ -475,8 +319,8 @@ static int ab_prepare(struct ab_env *e)
 			return 1;
 		}
 		if (e->series) {
-			pp_key(e, &e->arms[a]);
-			if (pp_cache(e, &e->arms[a], sub) < 0)
+			ab_pp_key(e, &e->arms[a]);
+			if (ab_pp_cache(e, &e->arms[a], sub) < 0)
 				return 1;
 		}
 	}
@@ -557,29 +401,6 @@ static void ab_progress(const struct ab_env *e, const struct ab_run *run, int bo
 		run->rc ? "FAILED" : "ok", run->rc, run->boot_s, run->total_s, el, eta);
 }
 
-/* per-patch: the attribution table of what DIR holds now, and DIR/attribution.csv. */
-static void pp_summary(const struct ab_env *e)
-{
-	char err[512], path[PATH_MAX];
-	struct fb_attrib at;
-	FILE *f;
-
-	if (fb_attrib_open(&at, e->out, 0.05, 2, err, sizeof(err)) == 0) {
-		printf("\n");
-		fb_attrib_print(stdout, &at, FB_FMT_TEXT);
-		fb_fmt(path, sizeof(path), "%s/attribution.csv", e->out);
-		f = fopen(path, "w");
-		if (f)
-			fb_attrib_print(f, &at, FB_FMT_CSV);
-		if (!f || fclose(f))
-			fb_err("ab: cannot write %s", path);
-	} else {
-		fb_err("ab: no attribution table: %s", err);
-	}
-	fb_attrib_free(&at);
-	fflush(stdout);
-}
-
 /* --until-decided MAX: the first look at --rounds, the loop up to MAX; -1 if MAX < rounds */
 static int ab_until_decided(struct ab_env *e)
 {
@@ -605,7 +426,9 @@ static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
 	int r = fb_argp_parse_shared(&ab_argp, e, &fb_guest_argp, &e->vo, argc, argv, NULL);
 
 	if (!r && e->series)
-		r = pp_arms(e) ? 2 : 0;
+		r = ab_pp_arms(e) ? 2 : 0;
+	if (!r)
+		r = ab_arms_resolve(e);
 	if (!r && !e->series) {
 		e->narms = 2;
 		fb_fmt(e->arms[0].name, sizeof(e->arms[0].name), "baseline");
@@ -641,6 +464,14 @@ static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
 		*exit_status = r == 1 ? 0 : 2;	/* help, or bad options */
 		return -1;
 	}
+	/* the user's own patches apply, the revision exists: before any build */
+	for (int u = 0; u < e->nuser; u++) {
+		r = fb_kernel_check(e->user[u].spec, e->flavour);
+		if (r) {
+			*exit_status = r;
+			return -1;
+		}
+	}
 	if (!e->vo.smp)
 		e->vo.smp = AB_DEFAULT_SMP;
 	e->extra_append = e->vo.append ? e->vo.append : "";
@@ -670,7 +501,7 @@ int cmd_ab(int argc, char **argv)
 		return 0;
 	}
 	runs = r ? NULL : calloc((size_t)e->rounds * (size_t)e->narms, sizeof(*runs));
-	if (!runs || (e->series && write_pp_json(e) < 0)) {
+	if (!runs || (e->series && ab_pp_write_json(e) < 0)) {
 		free(runs);
 		free(e);
 		return r ? r : 1;
@@ -702,7 +533,7 @@ int cmd_ab(int argc, char **argv)
 			break;
 	}
 	if (e->series)
-		pp_summary(e);
+		ab_pp_summary(e);
 	else
 		fb_cmp_summary(stdout, e->out, e->arms[0].name, e->arms[1].name);
 	fb_info("ab: %d boots (%d rounds kept from earlier runs), %d failed, %.0fs; results in %s",

@@ -7,7 +7,7 @@
 #include <regex.h>
 #include <string.h>
 
-#include "guest/vm.h"
+#include "guest/guest_opts.h"
 #include "util/cli.h"
 #include "util/util.h"
 

@@ -16,8 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/fb.h"
-#include "guest/vm.h"
+#include "util/util.h"
+#include "guest/kernel.h"
+#include "guest/stock.h"
 #include "util/cli.h"
 
 #define MAX_ARMS	8
@@ -102,12 +103,81 @@ int fb_kernel_series(const char *series, char names[][128], int max)
 	return count;
 }
 
-/* An arm of arms.conf, or SERIES@N (a prefix: scripts/kernel-build.sh checks N). */
+/* ---- the user's own arms: NAME=DIR, NAME=GITDIR@REV (ab --arm) ---- */
+
+int fb_kernel_user_arm(const char *spec)
+{
+	size_t n = strspn(spec, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+	struct stat st;
+
+	/* a file that happens to be called NAME=... stays a file */
+	return n > 0 && spec[n] == '=' && spec[n + 1] && stat(spec, &st) < 0;
+}
+
+int fb_kernel_conf_arm(const char *name)
+{
+	char s[16][64];
+
+	return arm_series(name, s, 16) >= 0;
+}
+
+int fb_kernel_check(const char *spec, const char *flavour)
+{
+	char repo[PATH_MAX], script[PATH_MAX + 32], why[512];
+	int fds[2], status = 0;
+	ssize_t n, used = 0;
+	pid_t pid;
+
+	if (fb_repo_dir(repo, sizeof(repo)) < 0)
+		return 1;
+	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		fb_err("kernel: pipe: %s", strerror(errno));
+		return 1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fb_err("kernel: fork: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return 1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);	/* the reason it refuses, alone */
+		execl("/bin/bash", "bash", script, "--check", spec, flavour, (char *)NULL);
+		dprintf(STDERR_FILENO, "foliobench: error: cannot run %s: %s\n", script,
+			strerror(errno));
+		_exit(127);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], why + used, sizeof(why) - 1 - (size_t)used)) > 0 ||
+	       (n < 0 && errno == EINTR))
+		used += n > 0 ? n : 0;
+	why[used] = '\0';
+	why[strcspn(why, "\n")] = '\0';
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+		fb_err("ab: --arm %s: %s", spec, why[0] ? why : "refused by kernel-build.sh --check");
+		return 2;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	fb_err("kernel: %s --check %s %s failed (see the messages above)", script, spec, flavour);
+	return fb_stop ? 130 : 1;
+}
+
+/* An arm of arms.conf, SERIES@N (a prefix: scripts/kernel-build.sh checks
+ * N) or the user's own (NAME=SRC: kernel-build.sh checks SRC). */
 static int arm_exists(const char *arm)
 {
 	char s[16][64], series[64];
 	const char *at = strchr(arm, '@');
 
+	if (fb_kernel_user_arm(arm))
+		return 1;
 	if (at && at > arm && (size_t)(at - arm) < sizeof(series) && at[1]) {
 		fb_fmt(series, sizeof(series), "%.*s", (int)(at - arm), arm);
 		return strspn(at + 1, "0123456789") == strlen(at + 1) &&
@@ -242,7 +312,9 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 	char dir[PATH_MAX];
 	struct stat st;
 
-	if (strchr(spec, '/') || stat(spec, &st) == 0) {
+	if (fb_stock_spec(spec))
+		return fb_stock_bzimage(spec, bzimage, len);
+	if (!fb_kernel_user_arm(spec) && (strchr(spec, '/') || stat(spec, &st) == 0)) {
 		if (stat(spec, &st) < 0) {
 			fb_err("kernel %s: %s", spec, strerror(errno));
 			return -1;
@@ -340,7 +412,6 @@ static const struct argp_option kernel_options[] = {
 	{ "arm", 'a', "A", 0, "arm (default baseline; repeatable), or SERIES@N: the base plus "
 	  "the first N patches of kernel-patches/SERIES/series", 0 },
 	{ "flavour", 'f', "F", 0, "perf|lockstat (default perf; repeatable)", 0 },
-	{ "flavor", 'F', "F", OPTION_HIDDEN, NULL, 0 },
 	{ "all", 'A', NULL, 0, "baseline and patched (if any of its series exists) for the "
 	  "flavours given, default perf then lockstat", 0 },
 	{ 0 },
@@ -366,7 +437,6 @@ static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 	case 'a':
 		return add_row("--arm", e->arms[0], sizeof(e->arms[0]), &e->narms, MAX_ARMS, arg);
 	case 'f':
-	case 'F':
 		return add_row("--flavour", e->fl[0], sizeof(e->fl[0]), &e->nfl, MAX_FLAVOURS, arg);
 	case 'A':
 		e->all = 1;

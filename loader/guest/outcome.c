@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "guest/outcome.h"
-#include "guest/vm.h"
+#include "guest/vmcodes.h"
 
 #define MAX_RES		32
 #define ALLOWED_SPAN	100	/* lines of an allowed splat's body */

@@ -74,18 +74,9 @@ static void add_port(struct fb_argv *a, const char *dir, const char *name, int n
 
 static int check_spec(const struct fb_qemu_spec *q, char *why, size_t wlen)
 {
-	const char *paths[] = { q->results, q->share, q->console, q->fifo_dir, q->qlog };
+	const char *paths[] = { q->results, q->share, q->console, q->fifo_dir, q->qlog,
+				q->initrd };
 
-	if (q->clock == FB_CLOCK_ICOUNT && strcmp(q->accel, "tcg")) {
-		fb_fmt(why, wlen, "--clock icount needs TCG: qemu counts instructions only when it "
-		       "translates them (not with --accel %s)", q->accel);
-		return -1;
-	}
-	if (q->clock == FB_CLOCK_ICOUNT && q->smp != 1) {
-		fb_fmt(why, wlen, "--clock icount runs one vCPU (single-threaded TCG), not %d",
-		       q->smp);
-		return -1;
-	}
 	if (q->shift < 0 || q->shift > FB_ICOUNT_SHIFT_MAX) {
 		fb_fmt(why, wlen, "icount shift %d is not in 0..%d", q->shift, FB_ICOUNT_SHIFT_MAX);
 		return -1;
@@ -132,6 +123,10 @@ int fb_qemu_argv(struct fb_argv *a, const struct fb_qemu_spec *q, char *why, siz
 	add_machine(a, q);
 	fb_argv_add(a, "-kernel");
 	fb_argv_add(a, q->kernel);
+	if (q->initrd) {
+		fb_argv_add(a, "-initrd");
+		fb_argv_add(a, q->initrd);
+	}
 	fb_argv_add(a, "-append");
 	fb_argv_add(a, q->cmdline);
 	fb_argv_add(a, "-chardev");

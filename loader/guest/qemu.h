@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "model/fb.h"
+#include "model/clock.h"
 
 
 /*
@@ -47,6 +47,7 @@ struct fb_qemu_spec {
 	int smp;
 	const char *mem;
 	const char *kernel;	/* bzImage */
+	const char *initrd;	/* -initrd, or NULL (stock kernels: guest/stock.h) */
 	const char *cmdline;	/* kernel command line */
 	const char *results;	/* shared read-write as fbres */
 	const char *share;	/* the control share, fbctl */

@@ -31,13 +31,15 @@
 #include "model/fb.h"
 #include "guest/outcome.h"
 #include "guest/qemu.h"
+#include "guest/kernel.h"
+#include "guest/stock.h"
 #include "guest/vm.h"
+#include "guest/vm_kvm.h"
+#include "guest/vm_log.h"
 #include "guest/vmio.h"
 
 #define QEMU		"qemu-system-x86_64"
 #define GRACE_S		15	/* after rc appears, time allowed to power off */
-#define EXCERPT_BEFORE	4
-#define EXCERPT_AFTER	20
 
 
 static volatile sig_atomic_t vm_sig;
@@ -61,26 +63,6 @@ static void vm_on_signal(int sig)
 {
 	vm_sig = sig;
 	fb_stop = 1;
-}
-
-static const char *cache_dir(void)
-{
-	const char *c = getenv("FB_CACHE");
-
-	return c && *c ? c : "/var/cache/foliobench";
-}
-
-/* First line of `qemu-system-x86_64 --version`. */
-static void qemu_version(char *buf, size_t len)
-{
-	FILE *f = popen(QEMU " --version 2>/dev/null", "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	if (fgets(buf, (int)len, f))
-		buf[strcspn(buf, "\n")] = '\0';
-	pclose(f);
 }
 
 static const char *resolve_bzimage(const char *k, char *buf, size_t len)
@@ -107,37 +89,7 @@ static const char *resolve_bzimage(const char *k, char *buf, size_t len)
 	return buf;
 }
 
-/* ---- console log: splats and the last lines ---- */
-
-/* The console log as lines (malloc'd); *n set.  NULL if unreadable. */
-static char **read_lines(const char *log, int *n)
-{
-	char **lines = NULL, *line = NULL;
-	int cap = 0;
-	size_t sz = 0;
-	ssize_t len;
-	FILE *f = fopen(log, "r");
-
-	*n = 0;
-	if (!f)
-		return NULL;
-	while ((len = getline(&line, &sz, f)) >= 0) {
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (*n == cap) {
-			char **nl = realloc(lines, (size_t)(cap ? cap * 2 : 1024) * sizeof(*lines));
-
-			if (!nl)
-				break;
-			lines = nl;
-			cap = cap ? cap * 2 : 1024;
-		}
-		lines[(*n)++] = strdup(line);
-	}
-	free(line);
-	fclose(f);
-	return lines;
-}
+/* ---- console log: splats (vm_log.c) ---- */
 
 /*
  * Scans the console log; on a splat line no --allow regex matches, prints
@@ -145,51 +97,22 @@ static char **read_lines(const char *log, int *n)
  */
 static int scan_splats(const char *log, const struct fb_vm_opts *o, const char *why)
 {
-	int n, found;
-	char **lines = read_lines(log, &n);
+	char line[512];
+	int found = fb_vm_log_splat(log, o->allow, o->nallow, line, sizeof(line));
 
-	if (!lines)
+	if (found < 0)
 		return 0;
-	found = fb_splat_find(lines, n, o->allow, o->nallow);
-	if (found >= 0) {
-		int from = found > EXCERPT_BEFORE ? found - EXCERPT_BEFORE : 0;
-		int to = found + EXCERPT_AFTER < n ? found + EXCERPT_AFTER : n;
-
-		vm_fail("guest kernel %s: %s (console log %s)", why,
-			lines[found] ? fb_strip_ts(lines[found]) : "", log);
-		if (!vm_silent) {
-			fprintf(stderr, "---- console excerpt (lines %d-%d) ----\n", from + 1, to);
-			for (int i = from; i < to; i++)
-				fprintf(stderr, "%s\n", lines[i] ? lines[i] : "");
-			fprintf(stderr, "----\n");
-		}
-	}
-	for (int i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	return found >= 0;
-}
-
-/* 1 if the console log has a splat line no --allow regex matches. */
-static int splat_in_log(const char *log, const struct fb_vm_opts *o)
-{
-	int n, found;
-	char **lines = read_lines(log, &n);
-
-	if (!lines)
-		return 0;
-	found = fb_splat_find(lines, n, o->allow, o->nallow);
-	for (int i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	return found >= 0;
+	vm_fail("guest kernel %s: %s (console log %s)", why, line, log);
+	if (!vm_silent)
+		fb_vm_log_excerpt(log, found);
+	return 1;
 }
 
 /* ---- the boot: setup, spawn, poll, collect, report, cleanup ---- */
 
 struct vm_boot {
 	struct fb_vm_opts *o;
-	const char *bz, *accel;
+	const char *bz, *initrd, *accel;
 	int kvm_check;
 	char tmpl[PATH_MAX], share[PATH_MAX], cwd[PATH_MAX], results[PATH_MAX];
 	char log[PATH_MAX], init[PATH_MAX], qlog[PATH_MAX], cmdline[4096];
@@ -314,6 +237,7 @@ static int vm_argv(struct vm_boot *b)
 	struct fb_qemu_spec q = {
 		.qemu = QEMU, .accel = b->accel, .clock = o->clock, .shift = o->icount_shift,
 		.smp = smp_of(o), .mem = o->mem ? o->mem : "2G", .kernel = b->bz,
+		.initrd = b->initrd,
 		.cmdline = b->cmdline, .results = b->results, .share = b->share,
 		.console = b->log, .fifo_dir = b->tmpl, .qlog = b->qlog,
 	};
@@ -388,9 +312,10 @@ static int vm_spawn(struct vm_boot *b)
 	close(b->qerr[1]);
 	b->qerr[1] = -1;
 	if (!b->o->quiet)
-		fb_info("vm: booting %s (%s, %s clock, %d CPUs, %s), console log %s", b->bz,
-			b->accel, fb_clock_name(b->o->clock), smp_of(b->o),
-			b->o->mem ? b->o->mem : "2G", b->log);
+		fb_info("vm: booting %s%s%s (%s, %s clock, %d CPUs, %s), console log %s", b->bz,
+			b->initrd ? " with " : "", b->initrd ? b->initrd : "", b->accel,
+			fb_clock_name(b->o->clock), smp_of(b->o), b->o->mem ? b->o->mem : "2G",
+			b->log);
 	return 0;
 }
 
@@ -571,7 +496,7 @@ static int vm_finish(struct vm_boot *b)
 	enum fb_vm_outcome out;
 	int ret;
 
-	b->ev.splat = !b->ev.sig && !b->ev.kvm_err && splat_in_log(b->log, b->o);
+	b->ev.splat = !b->ev.sig && !b->ev.kvm_err && fb_vm_log_splat(b->log, b->o->allow, b->o->nallow, NULL, 0) >= 0;
 	b->ev.triple_fault = vmio_triple_fault(b->qlog, b->log, 0);
 	out = fb_vm_outcome(&b->ev);
 	ret = fb_vm_exit_code(out, b->ev.rc);
@@ -611,8 +536,8 @@ static void vm_cleanup(struct vm_boot *b)
  * One boot with a fixed accel.  kvm_check: this is the KVM probe; stop as
  * soon as qemu reports a KVM internal error.
  */
-static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
-		   int kvm_check, char *const argv[])
+static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
+		   const char *accel, int kvm_check, char *const argv[])
 {
 	struct vm_boot *b = calloc(1, sizeof(*b));
 	int ret = FB_VM_NOSTART;
@@ -621,7 +546,8 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 		fb_err("vm: out of memory");
 		return FB_VM_NOSTART;
 	}
-	*b = (struct vm_boot){ .o = o, .bz = bz, .accel = accel, .kvm_check = kvm_check,
+	*b = (struct vm_boot){ .o = o, .bz = bz, .initrd = initrd, .accel = accel,
+			       .kvm_check = kvm_check,
 			       .rl = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } },
 			       .wfd = { -1, -1 }, .qerr = { -1, -1 }, .pid = -1 };
 	if (vm_paths(b) < 0) {
@@ -642,129 +568,25 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *accel,
 	return ret;
 }
 
-/* ---- KVM verdict ---- */
-
-static void verdict_key(const char *bz, char *key, size_t len)
+/* The KVM probe boot (vm_kvm.c): quiet, failures are a verdict; why in reason. */
+int fb_vm_probe_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
+		     char *reason, size_t len)
 {
-	char ver[128], real[PATH_MAX];
-	struct utsname u;
-	struct stat st;
-
-	uname(&u);
-	qemu_version(ver, sizeof(ver));
-	if (!realpath(bz, real))
-		fb_fmt(real, sizeof(real), "%s", bz);
-	if (stat(real, &st) < 0)
-		st.st_mtime = 0;
-	fb_fmt(key, len, "%s|%s|%s|%lld", u.release, ver, real,
-	    (long long)st.st_mtime);
-	for (char *c = key; *c; c++)
-		if (*c == '\t' || *c == '\n')
-			*c = ' ';
-}
-
-/* Returns 1 kvm, 0 tcg, -1 unknown; why gets the cached reason. */
-static int verdict_lookup(const char *key, char *why, size_t wlen)
-{
-	char path[PATH_MAX], *line = NULL;
-	size_t n = 0;
-	int v = -1;
-	FILE *f;
-
-	fb_fmt(path, sizeof(path), "%s/kvm-verdict", cache_dir());
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (getline(&line, &n, f) >= 0) {
-		char *t1 = strchr(line, '\t'), *t2;
-
-		if (!t1)
-			continue;
-		*t1++ = '\0';
-		t2 = strchr(t1, '\t');
-		if (!t2 || strcmp(line, key))
-			continue;
-		*t2++ = '\0';
-		t2[strcspn(t2, "\n")] = '\0';
-		v = !strcmp(t1, "kvm");
-		fb_fmt(why, wlen, "%s", t2);
-	}
-	free(line);
-	fclose(f);
-	return v;
-}
-
-static void verdict_store(const char *key, int kvm, const char *why)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	if (fb_mkdir_p(cache_dir()) < 0)
-		return;
-	fb_fmt(path, sizeof(path), "%s/kvm-verdict", cache_dir());
-	f = fopen(path, "a");
-	if (!f)
-		return;
-	fprintf(f, "%s\t%s\t%s\n", key, kvm ? "kvm" : "tcg", why);
-	fclose(f);
-}
-
-static int kvm_usable(struct fb_vm_opts *o, const char *bz, char *why, size_t wlen)
-{
-	char key[PATH_MAX + 512], log[PATH_MAX];
-	struct fb_vm_opts po = *o;
 	char *const t[] = { "true", NULL };
-	int fd, v, r;
+	int r;
 
-	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0) {
-		fb_fmt(why, wlen, "/dev/kvm: %s", strerror(errno));
-		return 0;
-	}
-	close(fd);
-	verdict_key(bz, key, sizeof(key));
-	v = verdict_lookup(key, why, wlen);
-	if (v >= 0) {
-		size_t l = strlen(why);
-
-		fb_fmt(why + l, wlen - l, " (cached in %s/kvm-verdict)", cache_dir());
-		return v;
-	}
-
-	if (!o->quiet)
-		fb_info("vm: probing whether KVM can boot %s", bz);
-	fb_fmt(log, sizeof(log), "%s/kvm-probe.log", cache_dir());
-	if (fb_mkdir_p(cache_dir()) < 0)
-		fb_fmt(log, sizeof(log), "/dev/null");
-	po.quiet = 1;
-	po.nallow = 0;
-	po.log = log;
-	po.timeout = 30;
-	po.append = NULL;
 	vm_silent = 1;
 	vm_reason[0] = '\0';
-	r = vm_boot(&po, bz, "kvm", 1, t);
+	r = vm_boot(o, bz, initrd, "kvm", 1, t);
 	vm_silent = 0;
-	if (fb_stop)
-		return 0;
-	/* one line: qemu's messages may span several */
-	for (char *c = vm_reason; *c; c++)
-		if (*c == '\n' || *c == '\t')
-			*c = ' ';
-	for (size_t l = strlen(vm_reason); l && vm_reason[l - 1] == ' '; l--)
-		vm_reason[l - 1] = '\0';
-	if (r == 0)
-		fb_fmt(why, wlen, "a KVM probe boot ran `true` in %.1fs", po.total_s);
-	else
-		fb_fmt(why, wlen, "a KVM probe boot failed (exit %d: %.300s)", r,
-		    vm_reason[0] ? vm_reason : "no reason given");
-	verdict_store(key, r == 0, why);
-	return r == 0;
+	fb_fmt(reason, len, "%s", vm_reason);
+	return r;
 }
 
 int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 {
-	char bz[PATH_MAX], why[PATH_MAX + 128];
+	char bz[PATH_MAX], ird[PATH_MAX], why[PATH_MAX + 128];
+	const char *initrd;
 	const char *accel = o->accel ? o->accel : "auto";
 
 	o->boot_s = o->total_s = 0;
@@ -781,18 +603,16 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 			fb_err("vm: no kernel given (--kernel)");
 		return FB_VM_NOSTART;
 	}
+	initrd = fb_stock_initrd(bz, ird, sizeof(ird)) ? ird : NULL;
 	if (o->clock == FB_CLOCK_ICOUNT && !strcmp(accel, "auto")) {
 		accel = "tcg";	/* icount exists only where qemu translates */
 	} else if (!strcmp(accel, "auto")) {
-		accel = kvm_usable(o, bz, why, sizeof(why)) ? "kvm" : "tcg";
+		accel = fb_vm_kvm_usable(o, bz, initrd, why, sizeof(why)) ? "kvm" : "tcg";
 		if (fb_stop)
 			return FB_VM_INTR;
 		if (!o->quiet)
 			fb_info("vm: using %s: %s", accel, why);
-	} else if (strcmp(accel, "kvm") && strcmp(accel, "tcg")) {
-		fb_err("vm: --accel must be auto, kvm or tcg, not '%s'", accel);
-		return FB_VM_NOSTART;
 	}
-	return vm_boot(o, bz, accel, 0, argv);
+	return vm_boot(o, bz, initrd, accel, 0, argv);
 }
 

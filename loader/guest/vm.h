@@ -1,27 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vm.h - booting a guest kernel under qemu (vm.c) and finding/building
- * kernels (kernel.c); shared by `foliobench vm`, `ab` and `kernel`.
+ * vm.h - booting a guest kernel under qemu (vm.c), shared by `foliobench
+ * vm` (vm_cli.c) and `ab`.  The guest options' argp: guest_opts.h; finding
+ * and building kernels: kernel.h.
  */
 #ifndef FB_VM_H
 #define FB_VM_H
 
-#include <stddef.h>
-
 #include "guest/qemu.h"
-
-struct argp;
-
-/* Exit codes of fb_vm_run() besides the guest command's own. */
-#define FB_VM_TIMEOUT	124	/* guest still running at the timeout */
-#define FB_VM_SPLAT	125	/* panic/oops/WARN/BUG/lockdep in the guest log */
-#define FB_VM_NOSTART	126	/* qemu did not start, or no guest to talk to */
-#define FB_VM_INTR	130	/* interrupted (SIGINT/SIGTERM) */
-
-#define FB_VM_MAX_ALLOW	16
+#include "guest/vmcodes.h"
 
 struct fb_vm_opts {
-	const char *kernel;	/* bzImage, or a directory holding one */
+	const char *kernel;	/* bzImage, or a directory holding one (and initrd.cpio) */
 	int smp;		/* 0: 2, or 1 with FB_CLOCK_ICOUNT */
 	enum fb_clock clock;	/* FB_CLOCK_HOST (0) or FB_CLOCK_ICOUNT */
 	int icount_shift;	/* with FB_CLOCK_ICOUNT */
@@ -39,48 +29,16 @@ struct fb_vm_opts {
 };
 
 /*
- * Boots o->kernel, runs argv (argv[0] looked up in the guest's PATH, cwd =
+ * Boots o->kernel (with the initrd.cpio beside it, if any: stock kernels,
+ * guest/stock.h), runs argv (argv[0] looked up in the guest's PATH, cwd =
  * the caller's cwd) as root in the guest with stdout/stderr relayed to ours,
- * and returns its exit code, or one of FB_VM_* above after printing one
- * error line (and a console excerpt for FB_VM_SPLAT).  No qemu process or
- * temporary directory survives the call.
+ * and returns its exit code, or one of FB_VM_* (vmcodes.h) after printing
+ * one error line (and a console excerpt for FB_VM_SPLAT).  No qemu process
+ * or temporary directory survives the call.
  */
 int fb_vm_run(struct fb_vm_opts *o, char *const argv[]);
 
-/*
- * The guest options shared by `vm` and `ab` (--smp, --mem, --timeout,
- * --accel, --clock, --icount-shift, --append, --allow, -v): an argp child
- * whose input is a struct fb_vm_opts (guest_opts.c).
- */
-extern const struct argp fb_guest_argp;
-/* After parsing: the combination is consistent (icount: tcg, 1 vCPU). 0, or 2 after fb_err. */
-int fb_guest_opts_check(const char *cmd, const struct fb_vm_opts *o);
-
-/* The directory holding the running foliobench binary (the repository). */
-int fb_repo_dir(char *buf, size_t len);
-
-/*
- * Resolves a kernel given as a bzImage path, a directory holding bzImage,
- * or an arm name of kernel-patches/arms.conf or SERIES@N (built with
- * scripts/kernel-build.sh for flavour if build is set and it is missing).
- * Stores the bzImage path; 0, or -1 after fb_err().
- */
-int fb_kernel_resolve(const char *spec, const char *flavour, int build,
-		      char *bzimage, size_t len);
-/* Runs scripts/kernel-build.sh [--print] arm flavour; dir gets its output. */
-int fb_kernel_build(const char *arm, const char *flavour, int print_only,
-		    char *dir, size_t len);
-/*
- * The patch files of kernel-patches/SERIES/series, in order: their number
- * (the first max of them in names), or -1 if there is no such series.
- */
-int fb_kernel_series(const char *series, char names[][128], int max);
-/* 1 if some series of the arm has a series file (baseline: always 1). */
-int fb_kernel_arm_has_series(const char *arm);
-
-/* subcommands: vm.c, ab.c, kernel.c */
+/* subcommand: vm_cli.c */
 int cmd_vm(int argc, char **argv);
-int cmd_ab(int argc, char **argv);
-int cmd_kernel(int argc, char **argv);
 
 #endif /* FB_VM_H */

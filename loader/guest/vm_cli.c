@@ -2,9 +2,11 @@
 /* vm_cli.c - `foliobench vm`: options (argp) in front of fb_vm_run(). */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
-#include "guest/vm.h"
+#include "guest/guest_opts.h"
+#include "guest/stock.h"
 #include "util/cli.h"
 #include "util/util.h"
 
@@ -14,7 +16,8 @@ struct vm_env {
 };
 
 static const struct argp_option vm_options[] = {
-	{ "kernel", 'k', "K", 0, "bzImage or kernel build directory (required)", 0 },
+	{ "kernel", 'k', "K", 0, "bzImage, kernel build directory, or a Debian stock kernel "
+	  "debian:6.1|6.12|7.3 (fetched and cached; docs/vm.md) (required)", 0 },
 	{ "results", 'r', "DIR", 0, "read-write shared directory ($RESULTS in the guest; "
 	  "./results)", 0 },
 	{ "log", 'l', "FILE", 0, "console log (DIR/console-<time>-<pid>.log)", 0 },
@@ -62,6 +65,7 @@ static const struct argp vm_argp = {
 int cmd_vm(int argc, char **argv)
 {
 	struct vm_env e = { 0 };
+	char dir[PATH_MAX];
 	int r = fb_argp_parse_shared(&vm_argp, &e, &fb_guest_argp, &e.o, argc, argv, NULL);
 
 	if (r)
@@ -77,5 +81,11 @@ int cmd_vm(int argc, char **argv)
 	r = fb_guest_opts_check("vm", &e.o);
 	if (r)
 		return r;
+	if (fb_stock_spec(e.o.kernel)) {
+		r = fb_stock_dir(e.o.kernel, dir, sizeof(dir));
+		if (r)
+			return r == 2 || r == FB_VM_INTR ? r : FB_VM_NOSTART;
+		e.o.kernel = dir;
+	}
 	return fb_vm_run(&e.o, argv + e.cmd);
 }

@@ -20,7 +20,7 @@ enum fb_attach_mode fb_attach_mode(void);
 
 /*
  * FB_ABLATE=WORD[,WORD]... switches parts of the function probes' BPF
- * programs off, to measure what each costs (scripts/overhead.sh); counts
+ * programs off, to measure what each costs (scripts/studies/overhead.sh); counts
  * and histograms of an ablated run are incomplete.  Words: stats, hist,
  * hash (start time in a per-CPU slot instead of task storage), tidhash
  * (in the (tid, slot) hash, the fallback for kernels without task storage

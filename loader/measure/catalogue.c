@@ -10,24 +10,38 @@
 #include <string.h>
 
 #include "measure/catalogue.h"
-#include "workloads/workloads.h"
+#include "workloads/wl_lockdep.h"
+#include "workloads/wl_mapbatch.h"
+#include "workloads/wl_nft.h"
+#include "workloads/wl_sysfs.h"
+#include "workloads/wl_trigger.h"
+#include "workloads/wl_verifier.h"
 
 /* The common row: one function, traced under its own name, no filter. */
 #define FUNC_ROW(sym, ser, wl, why)							\
 	{ .name = sym, .series = ser, .kind = FB_FUNC, .syms = { sym }, .workload = wl,	\
 	  .proves = why }
+/* The same for a function of a module (loaded before attaching: kmod.h). */
+#define FUNC_ROW_IN(mod, sym, ser, wl, why)						\
+	{ .name = sym, .series = ser, .kind = FB_FUNC, .syms = { sym }, .workload = wl,	\
+	  .module = mod, .proves = why }
 
 const struct fb_probe_def fb_probes[] = {
 	/* ---- folio-pool series ---- */
-	FUNC_ROW("nft_trans_alloc", "folio-pool", "nft", "latency of one nf_tables transaction descriptor allocation (kzalloc on baseline, scratchpad bump when patched)"),
+	/* on 6.1 and 6.12 nft_trans_alloc() is an inline wrapper of nft_trans_alloc_gfp() */
+	{ .name = "nft_trans_alloc", .series = "folio-pool", .kind = FB_FUNC,
+	  .syms = { "nft_trans_alloc", "nft_trans_alloc_gfp" }, .workload = "nft",
+	  .module = "nf_tables",
+	  .proves = "latency of one nf_tables transaction descriptor allocation (kzalloc on baseline, scratchpad bump when patched)" },
 	{
 		.name = "nft_trans_alloc.kmalloc", .series = "folio-pool", .kind = FB_CALLSITE,
-		.syms = { "nft_trans_alloc" }, .workload = "nft",
+		.syms = { "nft_trans_alloc", "nft_trans_alloc_gfp" }, .workload = "nft",
+		.module = "nf_tables",
 		.proves = "SLUB allocations made from nft_trans_alloc (kmem:kmalloc "
 			  "tracepoint): one per descriptor on baseline; with the scratchpad only "
 			  "one per batch that finds no spare scratchpad",
 	},
-	FUNC_ROW("nf_tables_trans_destroy_work", "folio-pool", "nft", "one asynchronous teardown pass: O(N) kfree vs bulk reset"),
+	FUNC_ROW_IN("nf_tables", "nf_tables_trans_destroy_work", "folio-pool", "nft", "one asynchronous teardown pass: O(N) kfree vs bulk reset"),
 	FUNC_ROW("push_stack", "folio-pool", "verifier", "verifier state push: kzalloc vs folio_pool slot"),
 	FUNC_ROW("generic_map_update_batch", "folio-pool", "mapbatch", "one BPF_MAP_UPDATE_BATCH call: kvmalloc buffers vs scratchpad"),
 	{
@@ -65,6 +79,7 @@ const struct fb_probe_def fb_probes[] = {
 		.name = "kernfs_idr_lock", .series = "kernfs-bulk", .kind = FB_LOCK,
 		.inst_sym = "sysfs_root", .inst_deref = 1,
 		.inst_member = "kernfs_root.kernfs_idr_lock",
+		.inst_old = "kernfs_idr_lock",	/* 6.1, 6.12: one global spinlock */
 		.lock_class = "&root->kernfs_idr_lock", .lock_type = FB_LK_SPIN,
 		.workload = "sysfs",
 		.proves = "inode ID allocations under the idr lock: batched 16 per acquisition",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model/fb.h"
+#include "workloads/workloads.h"
 
 struct fb_workload;
 
@@ -34,10 +35,13 @@ struct fb_probe_def {
 	int filter_from;		/* FB_FUNC: syms[i >= this] filter on inst */
 	int inst_deref;
 	const char *inst_member;
+	/* kernels whose BTF lacks inst_member: this kallsyms symbol is the instance */
+	const char *inst_old;
 	/* FB_LOCK: the lockdep class name as /proc/lock_stat prints it */
 	const char *lock_class;
 	enum fb_lock_type lock_type;	/* FB_LOCK */
 	const char *workload;		/* the workload that drives it */
+	const char *module;		/* its functions' module when not built in (kmod.h) */
 	const char *proves;		/* what the row shows about the series */
 	/* ad-hoc rows (run --func/--lock, measure/adhoc.c) */
 	int adhoc;
@@ -62,6 +66,11 @@ int fb_probe_slots(const struct fb_probe_def *d);
  */
 int fb_params_resolve(struct fb_params *p, const char *const *wl, int nwl,
 		      const char *const *kv, int nkv, char *err, size_t errlen);
+
+/* The built-in workloads, in catalogue order, and one by name (NULL: none). */
+extern const struct fb_workload fb_workloads[];
+extern const int fb_nworkloads;
+const struct fb_workload *fb_workload_find(const char *name);
 
 /* One line per declared parameter of w: name, type, default, range, help. */
 void fb_workload_print_params(FILE *f, const struct fb_workload *w);

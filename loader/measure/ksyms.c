@@ -6,7 +6,7 @@
 
 #include <bpf/btf.h>
 
-#include "model/fb.h"
+#include "util/util.h"
 #include "measure/ksyms.h"
 
 struct fb_sym {
@@ -180,4 +180,42 @@ long fb_btf_member_offset(struct btf **btf, const char *path)
 		if (!strcmp(btf__name_by_offset(*btf, m->name_off), dot + 1))
 			return (long)(btf_member_bit_offset(t, (unsigned int)i) / 8);
 	return -1;
+}
+
+/* Other names within 4 places of index i that start with prefix. */
+static int kin(const struct fb_ksyms *ks, size_t i, const char *prefix, size_t pl)
+{
+	size_t lo = i > 4 ? i - 4 : 0, hi = i + 5 < ks->n ? i + 5 : ks->n;
+	int n = 0;
+
+	for (size_t j = lo; j < hi; j++)
+		n += strcmp(ks->syms[j].name, ks->syms[i].name) &&
+		     !strncmp(ks->syms[j].name, prefix, pl);
+	return n;
+}
+
+int fb_ksym_data(const struct fb_ksyms *ks, const char *name, uint64_t *addr)
+{
+	const char *us = strchr(name, '_');
+	size_t pl = us ? (size_t)(us - name + 1) : strlen(name);
+	int found = 0, best = -1, tie = 0;
+
+	for (size_t i = 0; ks && i < ks->n; i++) {
+		int k;
+
+		if (strcmp(ks->syms[i].name, name))
+			continue;
+		k = kin(ks, i, name, pl);
+		found++;
+		if (k > best) {
+			best = k;
+			tie = 0;
+			*addr = ks->syms[i].addr;
+		} else if (k == best) {
+			tie = 1;
+		}
+	}
+	if (!found)
+		return -1;
+	return found > 1 && (tie || best == 0) ? -2 : 0;
 }

@@ -14,6 +14,14 @@ void fb_ksyms_free(struct fb_ksyms *ks);
 /* 0 and the address (and the end of the symbol, if end != NULL), or -1. */
 int fb_ksym_lookup(const struct fb_ksyms *ks, const char *name, uint64_t *addr, uint64_t *end);
 /* The symbol containing addr, or NULL; *off gets the offset into it. */
+/*
+ * A data symbol for an instance: two files may have a static of the same
+ * name (Debian's 7.3.4 has two sysfs_root).  Statics of one file sit side by
+ * side in kallsyms, so of several it takes the one with the most neighbours
+ * (4 places either side) sharing its prefix up to the first '_'.  0, -1 if
+ * absent, -2 if still ambiguous.
+ */
+int fb_ksym_data(const struct fb_ksyms *ks, const char *name, uint64_t *addr);
 const char *fb_ksym_name(const struct fb_ksyms *ks, uint64_t addr, uint64_t *off);
 
 /*

@@ -9,8 +9,8 @@
 
 #include "measure/attach.h"
 #include "measure/catalogue.h"
+#include "measure/list.h"
 #include "measure/probes.h"
-#include "measure/run.h"
 #include "util/cli.h"
 #include "util/util.h"
 #include "workloads/workloads.h"

@@ -3,16 +3,27 @@
  * locks.c - lock hold histograms per instance, for kernels without lockdep.
  *
  * Method (and why): one instance of the generic fblock object per lock
- * function, carrying exactly one program: fexit on the acquire function,
- * fentry on the release function.  Measured under TCG: a second trampoline
- * program on a busy lock function oopsed guests, cross-vCPU text poking
- * oopsed 2-vCPU guests; one program per lock function in a one-vCPU guest
- * did not.  So every function gets one program, attached before the
+ * function, carrying exactly one trampoline program: fentry on the acquire
+ * function and on the release function.  Measured under TCG: a second
+ * trampoline program on a busy lock function oopsed guests, cross-vCPU text
+ * poking oopsed 2-vCPU guests; one program per lock function in a one-vCPU
+ * guest did not.  So every function gets one program, attached before the
  * workload starts and detached after it ends, with the watched instances'
- * addresses in rodata (unwatched locks cost a few compares).  A row's
- * hold is acquire-return -> release-entry on the same task; its wait is
- * lock:contention_begin/end filtered to the address (fbcont), i.e. the
- * contended acquisitions only, as lock_stat counts them.
+ * addresses in rodata (unwatched locks cost a few compares).  These
+ * programs run on every acquisition of every lock of their kind, so the
+ * trampoline is what an unwatched acquisition costs: an fentry trampoline
+ * does not call the function between two more enter/exit calls as an fexit
+ * one does (121.3 -> 96.5 instructions per acquisition), and an open hold
+ * lives in task storage, not in a hash insert and delete
+ * (reports/overhead/lock-rows.md, which also shows that the sysfs
+ * workload's lock-row slowdown is mostly not the trampolines).
+ * A row's hold starts at the acquire function's entry, restarted at
+ * lock:contention_end when it waited (a tracepoint program in the same
+ * instance), and ends at the release function's entry, on the same task;
+ * its wait is lock:contention_begin/end filtered to the address (fbcont),
+ * i.e. the contended acquisitions only, as lock_stat counts them.
+ * FB_LOCKHOOK=fexit attaches fexit on the acquire side instead (the method
+ * before; scripts/overhead.sh measures both in one boot).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +36,7 @@
 
 #include "fblock.skel.h"
 #include "fbprobe.h"
+#include "measure/attach.h"
 #include "measure/locks.h"
 
 /* Each lock function, with its candidates (first present wins). */
@@ -51,8 +63,39 @@ static const struct lock_fn {
 struct fb_locks {
 	const struct fb_record *rec;
 	int held_fd;
+	int fexit;			/* FB_LOCKHOOK=fexit: the acquire side by fexit */
+	int stash_task;			/* open holds in task storage, else `held` */
+	int task_fd;			/* the shared task storage map, once created */
 	struct fblock_bpf *skel[NFNS];
 };
+
+/*
+ * FB_LOCKHOOK (diagnostics, scripts/overhead.sh): "fexit" is the method
+ * before reports/overhead/'s lock-row table (fexit on the acquire side,
+ * holds in the (tid, slot) hash), "fentry-hash" the fentry side with the
+ * hash; unset or anything else: fentry and task storage.
+ */
+static int lockhook_fexit(void)
+{
+	const char *v = getenv("FB_LOCKHOOK");
+
+	return v && !strcmp(v, "fexit");
+}
+
+static int lockhook_hash(void)
+{
+	const char *v = getenv("FB_LOCKHOOK");
+
+	return v && (!strcmp(v, "fexit") || !strcmp(v, "fentry-hash"));
+}
+
+/* the one program an instance attaches to its lock function */
+static struct bpf_program *fn_prog(struct fblock_bpf *k, const struct lock_fn *f, int fexit)
+{
+	if (!f->acquire)
+		return k->progs.fb_rel_fentry;
+	return fexit ? k->progs.fb_acq_fexit : k->progs.fb_acq_fentry;
+}
 
 static void watch_note(struct fb_lock_watch *w, const char *fn, int acquire, int err)
 {
@@ -60,7 +103,7 @@ static void watch_note(struct fb_lock_watch *w, const char *fn, int acquire, int
 
 	w->ok = 0;
 	snprintf(w->reason + len, sizeof(w->reason) - len, "%s%s %s: %s", len ? "; " : "",
-		 fn, acquire ? "fexit" : "fentry", strerror(-err));
+		 fn, acquire && lockhook_fexit() ? "fexit" : "fentry", strerror(-err));
 }
 
 static void watch_sym(struct fb_lock_watch *w, const char *fn, int acquire)
@@ -78,17 +121,34 @@ static int serves(const struct lock_fn *f, const struct fb_lock_watch *w)
 	       (!f->read || w->read_slot >= 0);
 }
 
-/* Loads and attaches one function's program for the watches it serves. */
-static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
-		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
+/* Attaches p (and the wait fix-up with an fentry acquire side). */
+static int attach_progs(struct fblock_bpf *k, struct bpf_program *p)
+{
+	struct bpf_link *link = bpf_program__attach(p);
+
+	if (!link)
+		return -errno;
+	if (p == k->progs.fb_acq_fexit)
+		k->links.fb_acq_fexit = link;
+	else if (p == k->progs.fb_rel_fentry)
+		k->links.fb_rel_fentry = link;
+	else
+		k->links.fb_acq_fentry = link;
+	if (p != k->progs.fb_acq_fentry)
+		return 0;
+	k->links.fb_acq_waited = bpf_program__attach(k->progs.fb_acq_waited);
+	return k->links.fb_acq_waited ? 0 : -errno;
+}
+
+/* Opens an instance with the watches of function f; NULL with errno set. */
+static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
+				   const struct fb_lock_watch *w, int n)
 {
 	struct fblock_bpf *k = fblock_bpf__open();
-	struct bpf_program *p;
 	unsigned int nl = 0;
-	int err;
 
 	if (!k)
-		return -errno;
+		return NULL;
 	for (int i = 0; i < n && nl < FB_MAX_LOCKS; i++) {
 		if (!serves(f, &w[i]))
 			continue;
@@ -97,24 +157,59 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 							    w[i].hold_slot);
 	}
 	k->rodata->nlocks = nl;
-	p = f->acquire ? k->progs.fb_acq_fexit : k->progs.fb_rel_fentry;
-	bpf_program__set_autoload(f->acquire ? k->progs.fb_rel_fentry : k->progs.fb_acq_fexit,
-				  false);
+	k->rodata->stash_task = (unsigned int)l->stash_task;
+	k->rodata->empty = (fb_ablate() & FB_ABL_EMPTY) != 0;
+	bpf_map__set_autocreate(k->maps.held_task, l->stash_task);
+	return k;
+}
+
+/* Loads instance k with p, the maps shared, and attaches it. */
+static int load_one(struct fb_locks *l, struct fblock_bpf *k, struct bpf_program *p,
+		    const char *fn)
+{
+	int err;
+
+	bpf_program__set_autoload(k->progs.fb_acq_fexit, p == k->progs.fb_acq_fexit);
+	bpf_program__set_autoload(k->progs.fb_acq_fentry, p == k->progs.fb_acq_fentry);
+	bpf_program__set_autoload(k->progs.fb_rel_fentry, p == k->progs.fb_rel_fentry);
+	/* the wait fix-up, where the hold starts at the acquire function's entry */
+	bpf_program__set_autoload(k->progs.fb_acq_waited, p == k->progs.fb_acq_fentry);
 	err = bpf_program__set_attach_target(p, 0, fn);
 	if (!err)
 		err = fb_record_reuse(l->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
 	if (!err)
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
+	if (!err && l->stash_task && l->task_fd >= 0)
+		err = bpf_map__reuse_fd(k->maps.held_task, l->task_fd);
 	if (!err)
 		err = fblock_bpf__load(k);
-	if (!err) {
-		struct bpf_link *link = bpf_program__attach(p);
+	if (!err && l->stash_task && l->task_fd < 0)
+		l->task_fd = dup(bpf_map__fd(k->maps.held_task));
+	if (!err)
+		err = attach_progs(k, p);
+	return err;
+}
 
-		err = link ? 0 : -errno;
-		if (f->acquire)
-			k->links.fb_acq_fexit = link;
-		else
-			k->links.fb_rel_fentry = link;
+/*
+ * Loads and attaches one function's program for the watches it serves.  A
+ * kernel without task storage for tracing programs fails the first load:
+ * then every instance keeps its holds in the (tid, slot) hash instead.
+ */
+static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
+		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
+{
+	struct fblock_bpf *k = open_one(l, f, w, n);
+	int err, retry;
+
+	if (!k)
+		return -errno;
+	err = load_one(l, k, fn_prog(k, f, l->fexit), fn);
+	retry = err && l->stash_task && l->task_fd < 0 && (err == -EINVAL || err == -EACCES);
+	if (retry) {
+		fblock_bpf__destroy(k);
+		l->stash_task = 0;
+		k = open_one(l, f, w, n);
+		err = k ? load_one(l, k, fn_prog(k, f, l->fexit), fn) : -errno;
 	}
 	if (err) {
 		fblock_bpf__destroy(k);
@@ -132,14 +227,26 @@ static int needed(const struct lock_fn *f, const struct fb_lock_watch *w, int n)
 	return 0;
 }
 
+/*
+ * FB_LOCKFN=SYM (diagnostics, scripts/overhead.sh): the acquire-side program
+ * goes on SYM instead, e.g. the getppid handler, to count what one call that
+ * takes no watched lock costs under each method.  One lock row only.
+ */
+static const char *acquire_fn(const struct lock_fn *f, int c)
+{
+	const char *v = getenv("FB_LOCKFN");
+
+	return f->acquire && v && *v ? (c ? NULL : v) : f->fn[c];
+}
+
 static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n)
 {
 	const struct lock_fn *f = &lock_fns[j];
 	int err = -ENOENT;
 	const char *fn = f->fn[0];
 
-	for (int c = 0; c < 2 && f->fn[c] && err; c++) {
-		fn = f->fn[c];
+	for (int c = 0; c < 2 && acquire_fn(f, c) && err; c++) {
+		fn = acquire_fn(f, c);
 		err = attach_one(l, fn, f, w, n, &l->skel[j]);
 	}
 	for (int i = 0; i < n; i++) {
@@ -183,11 +290,15 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	if (!l)
 		return NULL;
 	l->rec = rec;
+	l->fexit = lockhook_fexit();
+	l->stash_task = !lockhook_hash();
+	l->task_fd = -1;
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
 				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
-		snprintf(w[i].method, sizeof(w[i].method), "fexit+fentry");
+		snprintf(w[i].method, sizeof(w[i].method), "%s%s", l->fexit ? "fexit+fentry" :
+			 "fentry", fb_ablate() & FB_ABL_EMPTY ? "+ablate" : "");
 		if (w[i].type == FB_LK_ANY)
 			snprintf(w[i].symbol, sizeof(w[i].symbol), "rwsem+mutex+spinlock functions");
 	}
@@ -211,6 +322,8 @@ void fb_locks_close(struct fb_locks *l)
 		fblock_bpf__destroy(l->skel[j]);
 	if (l->held_fd >= 0)
 		close(l->held_fd);
+	if (l->task_fd >= 0)
+		close(l->task_fd);
 	free(l);
 }
 

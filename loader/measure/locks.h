@@ -10,7 +10,7 @@
 
 #include "measure/catalogue.h"
 #include "measure/record.h"
-#include "model/fb.h"
+#include "model/hist.h"
 
 struct fb_locks;
 
@@ -21,7 +21,7 @@ struct fb_lock_watch {
 	int read_slot;			/* rwsem read side, else -1 */
 	/* out: */
 	int ok;				/* every function it needs is attached */
-	char method[16];		/* fexit+fentry */
+	char method[24];		/* fentry (both sides), fexit+fentry */
 	char symbol[64];		/* "down_write/up_write,down_read/up_read" */
 	char reason[160];		/* why not */
 };

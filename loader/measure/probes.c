@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * probes.c - probe-then-choose attachment of the catalogue's rows.
+ * probes.c - probe-then-choose attachment of the catalogue's rows: the
+ * session, function rows and instance resolution (lock rows: lockrows.c;
+ * tracepoint rows: tprows.c; their shared insides: session.h).
  *
  * Function rows: fentry/fexit, else kprobe/kretprobe, else unavailable with
  * the reasons of both attempts.  Each hooked function gets its own instance
@@ -34,48 +36,14 @@
 #include "fbfunc.skel.h"
 #include "fbprobe.h"
 #include "measure/attach.h"
-#include "measure/contention.h"
 #include "measure/ksyms.h"
 #include "measure/locks.h"
 #include "measure/probes.h"
 #include "measure/record.h"
-
-#define MAX_INST 48
-
-struct row {
-	const struct fb_probe_def *def;
-	struct fb_probe_result res;
-	int slot[FB_MAX_STATS];
-	uint64_t inst;			/* resolved instance address */
-};
-
-struct inst {
-	struct fbfunc_bpf *skel;
-	char fn[64];
-	unsigned int slot;
-	char method[16];
-};
-
-struct fb_session {
-	struct fb_ksyms *ks;
-	struct btf *btf;
-	struct fb_record rec;		/* the maps every object records into */
-	int watched_fd, starts_fd;	/* fbfunc's, shared by its instances */
-	int started;			/* recording was enabled once */
-	struct fbcont_bpf *cont;
-	struct fb_locks *locks;
-	struct inst inst[MAX_INST];
-	int ninst;
-	struct row rows[FB_MAX_PROBES];
-	int nrows;
-	int nslots;
-	int ablate;			/* FB_ABLATE bits, diagnostics only */
-	int stash_task;			/* entry times in task storage (fbfunc.bpf.c) */
-	char liblog[4096];		/* last libbpf messages, for reasons */
-};
+#include "measure/session.h"
 
 static struct fb_session *cur;	/* for the libbpf print callback */
-static struct fb_session *active;	/* for fb_lock_stat_snapshot() */
+struct fb_session *fb_active_session;	/* for fb_lock_stat_snapshot() */
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -114,9 +82,7 @@ static int create_maps(struct fb_session *s)
 
 /* ---- reasons ---- */
 
-static void reason_add(struct row *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void reason_add(struct row *r, const char *fmt, ...)
+void reason_add(struct row *r, const char *fmt, ...)
 {
 	size_t len = strlen(r->res.reason);
 	va_list ap;
@@ -277,7 +243,7 @@ static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *f
 	return NULL;
 }
 
-static int new_slot(struct fb_session *s, struct row *r, const char *name, const char *unit)
+int new_slot(struct fb_session *s, struct row *r, const char *name, const char *unit)
 {
 	int i = r->res.nstats++;
 
@@ -287,7 +253,7 @@ static int new_slot(struct fb_session *s, struct row *r, const char *name, const
 	return r->slot[i];
 }
 
-static void set_status(struct row *r, enum fb_probe_status status, const char *method,
+void set_status(struct row *r, enum fb_probe_status status, const char *method,
 		       const char *sym)
 {
 	r->res.status = status;
@@ -336,10 +302,21 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 	const struct fb_probe_def *d = r->def;
 	uint64_t addr;
 	long off = 0;
+	int k;
 
-	if (fb_ksym_lookup(s->ks, d->inst_sym, &addr, NULL) < 0) {
-		reason_add(r, "%s: not in kallsyms (not in this kernel, or no CONFIG_KALLSYMS_ALL)",
-			   d->inst_sym);
+	if (d->inst_old && d->inst_member && fb_btf_member_offset(&s->btf, d->inst_member) < 0 &&
+	    fb_ksym_data(s->ks, d->inst_old, &addr) == 0) {
+		reason_add(r, "no %s in this kernel's BTF: its global %s", d->inst_member,
+			   d->inst_old);
+		r->inst = addr;
+		return;
+	}
+	k = fb_ksym_data(s->ks, d->inst_sym, &addr);
+
+	if (k < 0) {
+		reason_add(r, k == -2 ? "%s: several symbols of that name in kallsyms, none beside "
+			   "its own file's" : "%s: not in kallsyms (not in this kernel, or no "
+			   "CONFIG_KALLSYMS_ALL)", d->inst_sym);
 		return;
 	}
 	if (d->inst_deref) {
@@ -358,214 +335,6 @@ static void resolve(struct fb_session *s, struct row *r, uint64_t ptrval)
 		}
 	}
 	r->inst = addr + (uint64_t)off;
-}
-
-/* ---- lock rows: BPF hold histograms (locks.c), else /proc/lock_stat ---- */
-
-/*
- * Stats of a lock row: hold and wait (exclusive side: the write side of an
- * rwsem), and for rwsems hold_read and wait_read.  Attached later, all at
- * once, by attach_locks().
- */
-static void lock_row_slots(struct fb_session *s, struct row *r)
-{
-	new_slot(s, r, "hold", "ns");
-	new_slot(s, r, "wait", "ns");
-	if (fb_probe_slots(r->def) == 4) {
-		new_slot(s, r, "hold_read", "ns");
-		new_slot(s, r, "wait_read", "ns");
-	}
-}
-
-/*
- * The fallback where BPF cannot attach: the lock_stat class (every instance
- * of it, write side, averages only).
- */
-static void lock_stat_row(struct row *r)
-{
-	if (access("/proc/lock_stat", R_OK | W_OK) || !r->def->lock_class) {
-		set_status(r, FB_UNAVAILABLE, "-", "-");
-		reason_add(r, "%s", r->def->lock_class ? "no /proc/lock_stat: needs "
-			   "CONFIG_LOCK_STAT (lockstat flavour)" : "no lock_stat class known");
-		return;
-	}
-	set_status(r, FB_ATTACHED, "lock_stat", r->def->lock_class);
-	reason_add(r, "lock_stat class %s: every instance of the class, write side; "
-		   "no per-sample histogram", r->def->lock_class);
-}
-
-static int attach_cont(struct fb_session *s);
-
-/* Tells fbcont which addresses are lock rows, so their waits get histograms. */
-static void watch_waits(struct fb_session *s, const struct row *r, int i)
-{
-	if (!s->cont || i >= FB_MAX_LOCKS)
-		return;
-	s->cont->bss->wlock_slot[i] = (unsigned int)r->slot[1];
-	s->cont->bss->wlock_rslot[i] = (unsigned int)r->slot[r->res.nstats > 2 ? 3 : 1];
-	s->cont->bss->wlock_addr[i] = r->inst;
-}
-
-static void attach_locks(struct fb_session *s)
-{
-	struct fb_lock_watch w[FB_MAX_LOCKS] = {};
-	struct row *rows[FB_MAX_LOCKS];
-	int n = 0;
-
-	for (int i = 0; i < s->nrows && n < FB_MAX_LOCKS; i++) {
-		struct row *r = &s->rows[i];
-
-		if (r->def->kind != FB_LOCK)
-			continue;
-		rows[n] = r;
-		w[n].addr = r->inst;
-		w[n].type = r->def->lock_type;
-		w[n].hold_slot = r->slot[0];
-		w[n++].read_slot = r->res.nstats > 2 ? r->slot[2] : -1;
-	}
-	if (!n)
-		return;
-	s->locks = fb_locks_open(w, n, &s->rec);
-	for (int i = 0; i < n; i++) {
-		struct row *r = rows[i];
-
-		if (!s->locks || !w[i].ok || attach_cont(s)) {
-			if (!r->inst)
-				reason_add(r, "no instance address");
-			else if (!s->cont || !s->cont->links.fb_cont_end)
-				reason_add(r, "lock:contention_begin/end (wait times) not attached");
-			else
-				reason_add(r, "%s", w[i].reason);
-			lock_stat_row(r);
-			continue;
-		}
-		set_status(r, FB_ATTACHED, w[i].method, w[i].symbol);
-		reason_add(r, "instance 0x%llx; hold: acquire return to release entry, same task; "
-			   "wait: lock:contention_begin/end on the instance",
-			   (unsigned long long)r->inst);
-		watch_waits(s, r, i);
-	}
-}
-
-static void collect_lock_stat(struct fb_session *s)
-{
-	for (int i = 0; i < s->nrows; i++) {
-		struct row *r = &s->rows[i];
-
-		if (r->def->kind == FB_LOCK && !strcmp(r->res.method, "lock_stat"))
-			fb_lock_stat_read(r->def->lock_class, &r->res.stats[0].h,
-					  &r->res.stats[1].h);
-	}
-}
-
-/* ---- tracepoint object (contention, kmalloc call sites, resolver) ---- */
-
-static int open_cont(struct fb_session *s, int want_cont)
-{
-	struct fbcont_bpf *c = fbcont_bpf__open();
-	unsigned int nsites = 0, nderef = 0;
-	int err;
-
-	if (!c)
-		return -errno;
-	c->rodata->resolver_tgid = (unsigned int)getpid();
-	for (int i = 0; i < s->nrows; i++) {
-		struct row *r = &s->rows[i];
-		uint64_t lo, hi;
-
-		if (r->def->kind == FB_CALLSITE && nsites < FB_MAX_SITES &&
-		    fb_ksym_lookup(s->ks, r->def->syms[0], &lo, &hi) == 0) {
-			c->rodata->site_lo[nsites] = lo;
-			c->rodata->site_hi[nsites] = hi;
-			c->rodata->site_slot[nsites++] = (unsigned int)r->slot[0];
-		}
-		if (r->def->inst_deref && nderef < FB_MAX_DEREF &&
-		    fb_ksym_lookup(s->ks, r->def->inst_sym, &lo, NULL) == 0)
-			c->rodata->deref_addr[nderef++] = lo;
-	}
-	c->rodata->nsites = nsites;
-	bpf_program__set_autoload(c->progs.fb_kmalloc, nsites > 0);
-	bpf_program__set_autoload(c->progs.fb_cont_begin, want_cont);
-	bpf_program__set_autoload(c->progs.fb_cont_end, want_cont);
-	err = fb_record_reuse(&s->rec, c->maps.hist, c->maps.stats, c->maps.ctl);
-	if (!err)
-		err = fbcont_bpf__load(c);
-	if (err) {
-		fbcont_bpf__destroy(c);
-		return err < 0 ? err : -EINVAL;
-	}
-	s->cont = c;
-	return 0;
-}
-
-/* Runs the one-shot resolver and returns the pointer read for sym. */
-static uint64_t deref(struct fb_session *s, const char *sym)
-{
-	struct bpf_link *l;
-	uint64_t addr;
-
-	if (!s->cont || fb_ksym_lookup(s->ks, sym, &addr, NULL) < 0)
-		return 0;
-	if (!s->cont->bss->deref_done) {
-		l = bpf_program__attach(s->cont->progs.fb_resolve);
-		if (!l)
-			return 0;
-		for (int i = 0; i < 100 && !s->cont->bss->deref_done; i++)
-			usleep(1000);	/* any syscall of ours triggers it */
-		bpf_link__destroy(l);
-	}
-	for (int i = 0; i < FB_MAX_DEREF; i++)
-		if (s->cont->rodata->deref_addr[i] == addr)
-			return s->cont->bss->deref_val[i];
-	return 0;
-}
-
-/* lock:contention_begin/end, for the contention table and lock rows' waits */
-static int attach_cont(struct fb_session *s)
-{
-	struct bpf_link *l1, *l2;
-
-	if (s->cont && s->cont->links.fb_cont_end)
-		return 0;
-	l1 = s->cont ? bpf_program__attach(s->cont->progs.fb_cont_begin) : NULL;
-	l2 = l1 ? bpf_program__attach(s->cont->progs.fb_cont_end) : NULL;
-	if (!l2) {
-		bpf_link__destroy(l1);
-		return -1;
-	}
-	s->cont->links.fb_cont_begin = l1;
-	s->cont->links.fb_cont_end = l2;
-	return 0;
-}
-
-static void attach_tracepoints(struct fb_session *s)
-{
-	for (int i = 0; i < s->nrows; i++) {
-		struct row *r = &s->rows[i];
-
-		if (r->def->kind == FB_CALLSITE) {
-			if (!s->cont || !s->cont->rodata->nsites) {
-				reason_add(r, "%s: not in kallsyms or tracepoint object not loaded",
-					   r->def->syms[0]);
-				set_status(r, FB_UNAVAILABLE, "-", "-");
-				continue;
-			}
-			if (!s->cont->links.fb_kmalloc)
-				s->cont->links.fb_kmalloc = bpf_program__attach(s->cont->progs.fb_kmalloc);
-			if (s->cont->links.fb_kmalloc)
-				set_status(r, FB_ATTACHED, "raw_tp", "kmalloc");
-			else
-				set_status(r, FB_UNAVAILABLE, "-", "-");
-		} else if (r->def->kind == FB_CONTENTION) {
-			if (!attach_cont(s)) {
-				set_status(r, FB_ATTACHED, "raw_tp", "contention_begin/end");
-				continue;
-			}
-			reason_add(r, "lock:contention_begin/end raw tracepoints: %s",
-				   strerror(errno));
-			set_status(r, FB_UNAVAILABLE, "-", "-");
-		}
-	}
 }
 
 /* ---- session ---- */
@@ -624,7 +393,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 		struct row *r = &s->rows[i];
 
 		if (r->def->inst_sym && !r->def->unresolved)
-			resolve(s, r, r->def->inst_deref ? deref(s, r->def->inst_sym) : 0);
+			resolve(s, r, r->def->inst_deref ? cont_deref(s, r->def->inst_sym) : 0);
 		if (r->def->kind == FB_FUNC)
 			attach_func_row(s, r);
 		else if (r->def->kind == FB_LOCK)
@@ -632,7 +401,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 	}
 	attach_tracepoints(s);
 	attach_locks(s);
-	active = s;
+	fb_active_session = s;
 	return s;	/* recording disabled: nothing of the setup is counted */
 }
 
@@ -658,65 +427,6 @@ int fb_session_attached(const struct fb_session *s)
 	for (int i = 0; i < s->nrows; i++)
 		n += s->rows[i].res.status == FB_ATTACHED;
 	return n;
-}
-
-static void collect_contention(struct fb_session *s, struct fb_result *res)
-{
-	struct fb_named_lock named[FB_MAX_PROBES];
-	int n = 0;
-
-	if (!s->cont || !s->cont->links.fb_cont_end)
-		return;
-	for (int i = 0; i < s->nrows; i++)
-		if (s->rows[i].def->kind == FB_LOCK && s->rows[i].inst)
-			named[n++] = (struct fb_named_lock){ s->rows[i].inst, s->rows[i].def->name };
-	fb_contention_collect(bpf_map__fd(s->cont->maps.cont), s->ks, named, n, res);
-}
-
-static void phase_set(struct fb_counts *ops, const char *phase, const char *row,
-		      const char *suffix, const struct fb_hist *h)
-{
-	char key[64];
-
-	snprintf(key, sizeof(key), "%s_%s%s", phase, row, suffix);
-	fb_count_set(ops, key, h->count);
-	snprintf(key, sizeof(key), "%s_%s%s_hold_ns", phase, row, suffix);
-	fb_count_set(ops, key, h->sum);
-}
-
-/*
- * The phase hook: each lock row's write (exclusive) acquisitions and hold
- * total so far, as "<phase>_<row>" and "<phase>_<row>_hold_ns" (BPF rows
- * also "<phase>_<row>_read..." for rwsem readers); where /proc/lock_stat
- * exists too, its class figures as "<phase>_<row>_lockstat...".
- */
-void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
-{
-	for (int i = 0; i < fb_nprobes; i++) {
-		const struct fb_probe_def *d = &fb_probes[i];
-		const struct row *r = NULL;
-		struct fb_hist h = {}, w = {};
-		int bpf;
-
-		for (int j = 0; active && j < active->nrows; j++)
-			if (active->rows[j].def == d)
-				r = &active->rows[j];
-		if (d->kind != FB_LOCK)
-			continue;
-		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
-		if (bpf) {
-			fb_record_read(&active->rec, r->slot[0], &h);
-			phase_set(ops, phase, d->name, "", &h);
-		}
-		if (bpf && r->res.nstats > 2) {
-			memset(&h, 0, sizeof(h));
-			fb_record_read(&active->rec, r->slot[2], &h);
-			phase_set(ops, phase, d->name, "_read", &h);
-		}
-		memset(&h, 0, sizeof(h));
-		if (!fb_lock_stat_read(d->lock_class, &h, &w))
-			phase_set(ops, phase, d->name, bpf ? "_lockstat" : "", &h);
-	}
 }
 
 void fb_session_collect(struct fb_session *s, struct fb_result *res)
@@ -759,7 +469,7 @@ void fb_session_close(struct fb_session *s)
 	fb_ksyms_free(s->ks);
 	if (cur == s)
 		cur = NULL;
-	if (active == s)
-		active = NULL;
+	if (fb_active_session == s)
+		fb_active_session = NULL;
 	free(s);
 }

@@ -11,6 +11,7 @@
 
 #include "fbhist.h"
 #include "measure/record.h"
+#include "util/util.h"
 
 #define HIST_LEN	((size_t)FB_MAX_SLOTS * FB_NBUCKETS * sizeof(uint64_t))
 

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "model/fb.h"
+#include "model/hist.h"
 
 struct bpf_map;
 

@@ -18,6 +18,7 @@
 
 #include "measure/adhoc.h"
 #include "measure/attach.h"
+#include "measure/kmod.h"
 #include "measure/catalogue.h"
 #include "measure/probes.h"
 #include "measure/run.h"
@@ -121,7 +122,7 @@ static const struct argp run_argp = {
 	"signal number."
 	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
 	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty (diagnostics, "
-	"scripts/overhead.sh) switches parts of the function probes off; their method gets a "
+	"scripts/studies/overhead.sh) switches parts of the function probes off; their method gets a "
 	"\"+ablate\" suffix.\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
 	"default, range):",
 	run_children, NULL, NULL,
@@ -347,6 +348,7 @@ int cmd_run(int argc, char **argv)
 	snprintf(r->label, sizeof(r->label), "%s", o.label ? o.label : r->host.arm);
 	record_params(r, &o.params);
 	catch_stop_signals();
+	fb_load_row_modules(o.probes, o.nprobes, o.wl, o.nwl);
 	fb_info("attaching probes on %s", r->host.release);
 	s = fb_session_open(o.probes, o.nprobes, a->defs, a->n);
 	fb_workload_set_phase_hook(fb_lock_stat_snapshot);

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/fb.h"
+#include "model/counts.h"
+#include "util/util.h"
 
 static int count_index(const struct fb_counts *c, const char *name)
 {

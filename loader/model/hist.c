@@ -2,7 +2,7 @@
 /* hist.c - log-linear histogram math shared by run, compare and report. */
 #include <string.h>
 
-#include "model/fb.h"
+#include "model/hist.h"
 
 uint64_t fb_bucket_lo(unsigned int idx)
 {

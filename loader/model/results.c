@@ -19,7 +19,7 @@
 
 #include <json-c/json.h>
 
-#include "model/fb.h"
+#include "model/results_scan.h"
 
 /* ---- the only place kinds and states are strings ---- */
 
@@ -221,6 +221,7 @@ struct rd {
 	char *err;
 	size_t errlen;
 	int failed;
+	const struct fb_scan *sc;	/* bucket lists read before json-c */
 };
 
 static void rd_fail(struct rd *rd, const char *fmt, ...)
@@ -345,12 +346,29 @@ static void read_buckets(struct rd *rd, json_object *b, const char *name, struct
 			name, (unsigned long long)total, (unsigned long long)h->count);
 }
 
+/* The bucket list the scan read: its checks, as read_buckets() makes them. */
+static void scanned_buckets(struct rd *rd, const struct fb_scan_stat *st, const char *name,
+			    const struct fb_hist *h, const char *where)
+{
+	if (st->dup)
+		rd_fail(rd, "%s: stat '%s': more than one bucket list%s", where, name, "");
+	else if (st->overflow)
+		rd_fail(rd, "%s: stat '%s': bucket counts overflow 64 bits", where, name);
+	else if (st->total > h->count)
+		rd_fail(rd, "%s: stat '%s': bucket counts sum to %llu, more than count %llu", where,
+			name, (unsigned long long)st->total, (unsigned long long)h->count);
+}
+
+/* Stat k of probe i; its buckets may hold what the scan read (st->done). */
 static void read_hist(struct rd *rd, json_object *o, char *name, size_t nlen,
-		      struct fb_hist *h, const char *where)
+		      struct fb_hist *h, const char *where, const struct fb_scan_stat *st)
 {
 	json_object *b;
 
-	memset(h, 0, sizeof(*h));
+	if (!st->done && !st->dup)
+		memset(h->buckets, 0, sizeof(h->buckets));
+	memset(h->unit, 0, sizeof(h->unit));
+	h->count = h->sum = h->min = h->max = 0;
 	get_str(rd, o, "name", name, nlen, where);
 	get_str(rd, o, "unit", h->unit, sizeof(h->unit), where);
 	h->count = get_u64(rd, o, "count", where);
@@ -358,11 +376,13 @@ static void read_hist(struct rd *rd, json_object *o, char *name, size_t nlen,
 	h->min = get_u64(rd, o, "min", where);
 	h->max = get_u64(rd, o, "max", where);
 	b = get(rd, o, "buckets", json_type_array, where);
-	if (b)
+	if (b && (st->done || st->dup))
+		scanned_buckets(rd, st, name, h, where);
+	else if (b)
 		read_buckets(rd, b, name, h, where);
 }
 
-static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
+static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p, int pi)
 {
 	json_object *st;
 	size_t n;
@@ -385,7 +405,8 @@ static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
 		return;
 	n = json_object_array_length(st);
 	if (n > FB_MAX_STATS) {
-		rd_fail(rd, "%s: %s stats (too many)", p->name, "more than 2");
+		rd_fail(rd, "%s: more than %d stats (limit FB_MAX_STATS = %d)", p->name,
+			FB_MAX_STATS, FB_MAX_STATS);
 		return;
 	}
 	p->nstats = (int)n;
@@ -397,7 +418,7 @@ static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p)
 			return;
 		}
 		read_hist(rd, h, p->stats[i].name, sizeof(p->stats[i].name),
-			  &p->stats[i].h, p->name);
+			  &p->stats[i].h, p->name, &rd->sc->st[pi][i]);
 	}
 }
 
@@ -480,7 +501,7 @@ static size_t get_array(struct rd *rd, json_object *o, const char *k, size_t max
 		return 0;
 	n = json_object_array_length(*out);
 	if (n > max) {
-		rd_fail(rd, "results: too many entries in '%s'%s", k, "");
+		rd_fail(rd, "results: more than %zu entries in '%s' (the reader's limit)", max, k);
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -498,17 +519,17 @@ static void read_lists(struct rd *rd, json_object *o, struct fb_result *r)
 {
 	json_object *a;
 
-	r->nparams = (int)get_array(rd, o, "params", 32, &a);
+	r->nparams = (int)get_array(rd, o, "params", FB_MAX_PARAMS, &a);
 	for (int i = 0; i < r->nparams; i++)
 		snprintf(r->params[i], sizeof(r->params[i]), "%s",
 			 json_object_get_string(json_object_array_get_idx(a, (size_t)i)));
 	r->nprobes = (int)get_array(rd, o, "probes", FB_MAX_PROBES, &a);
 	for (int i = 0; i < r->nprobes && !rd->failed; i++)
-		read_probe(rd, json_object_array_get_idx(a, (size_t)i), &r->probes[i]);
+		read_probe(rd, json_object_array_get_idx(a, (size_t)i), &r->probes[i], i);
 	r->nworkloads = (int)get_array(rd, o, "workloads", FB_MAX_WORKLOADS, &a);
 	for (int i = 0; i < r->nworkloads && !rd->failed; i++)
 		read_workload(rd, json_object_array_get_idx(a, (size_t)i), &r->workloads[i]);
-	r->ncontention = (int)get_array(rd, o, "contention", 32, &a);
+	r->ncontention = (int)get_array(rd, o, "contention", FB_MAX_CONTENTION, &a);
 	for (int i = 0; i < r->ncontention && !rd->failed; i++) {
 		json_object *e = json_object_array_get_idx(a, (size_t)i);
 		struct fb_contention *c = &r->contention[i];
@@ -576,179 +597,13 @@ static void read_result(struct rd *rd, json_object *o, struct fb_result *r)
 	read_extra(rd, o, r);
 }
 
-/* A string token at s[i] == '"': its end, its first bytes copied to buf. */
-static size_t scan_string(const char *s, size_t len, size_t i, char *buf, size_t blen)
+int fb_result_from_tree(json_object *o, const struct fb_scan *sc, struct fb_result *r,
+			char *err, size_t errlen)
 {
-	size_t k = 0;
+	struct rd rd = { .err = err, .errlen = errlen, .sc = sc };
 
-	for (i++; i < len && s[i] != '"'; i++) {
-		if (s[i] == '\\')
-			i++;
-		else if (k + 1 < blen)
-			buf[k++] = s[i];
-	}
-	buf[k] = '\0';
-	return i + 1;
-}
-
-/* 1 if the digits s[0..n) (no sign, no leading zeros) exceed lim's */
-static int digits_exceed(const char *s, size_t n, const char *lim)
-{
-	size_t l = strlen(lim);
-
-	return n > l || (n == l && memcmp(s, lim, n) > 0);
-}
-
-/*
- * json-c clamps integers beyond its 64-bit types (18446744073709551616
- * reads as UINT64_MAX, -9223372036854775809 as INT64_MIN), so they are
- * found in the text first, with the key they belong to.
- */
-static void scan_ints(struct rd *rd, const char *s, size_t len)
-{
-	char key[48] = "", str[48] = "";
-	size_t i = 0;
-
-	while (i < len && !rd->failed) {
-		size_t j, d0;
-		int neg;
-
-		if (s[i] == '"') {
-			i = scan_string(s, len, i, str, sizeof(str));
-			continue;
-		}
-		if (s[i] == ':')
-			memcpy(key, str, sizeof(key));
-		if (s[i] != '-' && (s[i] < '0' || s[i] > '9')) {
-			i++;
-			continue;
-		}
-		neg = s[i] == '-';
-		for (j = i + neg; j < len && s[j] == '0'; j++)
-			;
-		for (d0 = j; j < len && s[j] >= '0' && s[j] <= '9'; j++)
-			;
-		if ((j >= len || !strchr(".eE", s[j])) &&
-		    digits_exceed(s + d0, j - d0, neg ? "9223372036854775808" : "18446744073709551615"))
-			rd_fail(rd, "field '%s': integer %s%.*s%s does not fit in 64 bits", key,
-				neg ? "-" : "", (int)(j - d0 > 24 ? 24 : j - d0), s + d0,
-				j - d0 > 24 ? "..." : "");
-		while (j < len && strchr("0123456789.eE+-", s[j]))
-			j++;
-		i = j;
-	}
-}
-
-struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_t errlen)
-{
-	struct json_tokener *tok = json_tokener_new();
-	struct rd rd = { .err = err, .errlen = errlen };
-	struct fb_result *r;
-	json_object *o;
-
-	if (!tok) {
-		snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	o = json_tokener_parse_ex(tok, json, (int)len);
-	if (!o) {
-		enum json_tokener_error e = json_tokener_get_error(tok);
-
-		snprintf(err, errlen, "%s at byte %zu",
-			 e == json_tokener_continue ? "truncated JSON" : json_tokener_error_desc(e),
-			 json_tokener_get_parse_end(tok));
-		json_tokener_free(tok);
-		return NULL;
-	}
-	if (json_tokener_get_parse_end(tok) < len &&
-	    strspn(json + json_tokener_get_parse_end(tok), " \t\r\n") !=
-		    len - json_tokener_get_parse_end(tok)) {
-		snprintf(err, errlen, "trailing data after the JSON document at byte %zu",
-			 json_tokener_get_parse_end(tok));
-		json_object_put(o);
-		json_tokener_free(tok);
-		return NULL;
-	}
-	json_tokener_free(tok);
-	r = calloc(1, sizeof(*r));
-	if (!r) {
-		snprintf(err, errlen, "out of memory");
-		json_object_put(o);
-		return NULL;
-	}
-	scan_ints(&rd, json, len);
 	read_result(&rd, o, r);
-	json_object_put(o);
-	if (rd.failed) {
-		free(r);
-		return NULL;
-	}
-	return r;
-}
-
-const char *fb_file_type(unsigned int m)
-{
-	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" :
-	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
-	       S_ISLNK(m) ? "a symlink" : S_ISREG(m) ? "a regular file" : "not a regular file";
-}
-
-/*
- * The whole of a regular file, at most FB_RESULT_MAX_BYTES, NUL-terminated.
- * O_NONBLOCK: opening a FIFO must not wait for a writer; it is then
- * refused by the fstat().  NULL with one line in err.
- */
-static char *read_regular(const char *path, size_t *lenp, char *err, size_t errlen)
-{
-	struct stat st = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: %s, not a results file", path, fb_file_type(st.st_mode));
-	} else if (st.st_size >= FB_RESULT_MAX_BYTES) {
-		snprintf(err, errlen, "%s: larger than %d MiB", path, FB_RESULT_MAX_BYTES >> 20);
-	} else if ((buf = malloc((size_t)st.st_size + 1))) {
-		while (len < (size_t)st.st_size) {
-			ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += (size_t)n;
-		}
-		buf[len] = '\0';
-	} else {
-		snprintf(err, errlen, "out of memory");
-	}
-	close(fd);
-	*lenp = len;
-	return buf;
-}
-
-struct fb_result *fb_result_load(const char *path, char *err, size_t errlen)
-{
-	struct fb_result *r = NULL;
-	char *buf, e[200];
-	size_t len = 0;
-
-	buf = read_regular(path, &len, err, errlen);
-	if (!buf)
-		return NULL;
-	if (!len)
-		snprintf(err, errlen, "%s: empty file", path);
-	else if (!(r = fb_result_parse(buf, len, e, sizeof(e))))
-		snprintf(err, errlen, "%s: %s", path, e);
-	free(buf);
-	return r;
+	return rd.failed ? -1 : 0;
 }
 
 const struct fb_probe_result *fb_result_probe(const struct fb_result *r, const char *name)

@@ -35,6 +35,13 @@
  *                                   "dependency chain hlocks used"
  *   lockdep_classes_before/peak/after  "lock-classes"
  *   lockdep_off                     1 if debug_locks went 1 -> 0 in the run
+ *   lockdep_on_after                debug_locks after the run (1: lockdep on)
+ *   lockdep_pool_allocations/refills/failed_refills
+ *                                   deltas over the run of the folio-pool
+ *                                   counters of "dynamic list entries"
+ *                                   (folio-pool 6/9 on; absent before):
+ *                                   list entries taken from the pool, 64 kB
+ *                                   chunks obtained, chunk refills failed
  *   iterations, devices (created), devices_removed
  * Runs in a private network namespace; devices are always removed.
  */
@@ -43,7 +50,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_lockdep.h"
+#include "workloads/wl_sysfs.h"
 #include "workloads/wl_util.h"
 
 #define WL "lockdep"
@@ -56,7 +64,35 @@ struct ld_cfg {
 
 struct ld_stats {
 	uint64_t deps, deps_max, classes, debug_locks, hlocks, hlocks_max;
+	/* "dynamic list entries: N [..., refills: R, failed refills: X, allocations: A]" */
+	uint64_t pool[3];
+	int has_pool;
 };
+
+static const char *const pool_field[3] = { "allocations", "refills", "failed refills" };
+static const char *const pool_op[3] = {
+	"lockdep_pool_allocations", "lockdep_pool_refills", "lockdep_pool_failed_refills",
+};
+
+/* FIELD: N inside the [...] of the line KEY: (FIELD after '[' or ", "); -1 if absent. */
+static int bracket_field(const char *text, const char *key, const char *field, uint64_t *v)
+{
+	const char *s = strstr(text, key), *eol, *f;
+	size_t fl = strlen(field);
+
+	if (!s)
+		return -1;
+	eol = strchr(s, '\n');
+	for (f = strstr(s, field); f && (!eol || f < eol); f = strstr(f + 1, field)) {
+		char *end;
+
+		if ((f[-1] != '[' && (f[-1] != ' ' || f[-2] != ',')) || f[fl] != ':')
+			continue;
+		*v = strtoull(f + fl + 1, &end, 10);
+		return end == f + fl + 1 ? -1 : 0;
+	}
+	return -1;
+}
 
 static int read_stats(struct ld_stats *st)
 {
@@ -77,6 +113,10 @@ static int read_stats(struct ld_stats *st)
 	st->hlocks = 0;
 	wl_parse_stat(buf, "dependency chain hlocks used", &st->hlocks);
 	st->deps_max = wl_parse_stat_max(buf, "direct dependencies");
+	st->has_pool = 1;
+	for (int i = 0; i < 3; i++)
+		if (bracket_field(buf, "dynamic list entries:", pool_field[i], &st->pool[i]))
+			st->has_pool = 0;
 	st->hlocks_max = wl_parse_stat_max(buf, "dependency chain hlocks used");
 	return 0;
 }
@@ -166,6 +206,9 @@ static int lockdep_child(const struct fb_params *p, struct fb_counts *ops,
 	fb_count_set(ops, "lockdep_chain_hlocks_after", after.hlocks);
 	fb_count_set(ops, "lockdep_off",
 		     before.debug_locks && !after.debug_locks);
+	fb_count_set(ops, "lockdep_on_after", after.debug_locks != 0);
+	for (int i = 0; i < 3 && before.has_pool && after.has_pool; i++)
+		fb_count_set(ops, pool_op[i], after.pool[i] - before.pool[i]);
 	if (before.debug_locks && !after.debug_locks)
 		fb_info(WL ": lockdep turned itself off during the run (debug_locks 1 -> 0; see dmesg for \"MAX_LOCKDEP_... too low\")");
 	return ret;

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_mapbatch.h"
 #include "workloads/wl_util.h"
 
 #define WL "mapbatch"

@@ -47,7 +47,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_nft.h"
 #include "workloads/wl_util.h"
 
 #define WL "nft"

@@ -26,7 +26,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_sysfs.h"
 #include "workloads/wl_util.h"
 
 #define WL "sysfs"

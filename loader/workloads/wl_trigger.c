@@ -7,7 +7,7 @@
  * handler, __x64_sys_getppid() on x86-64, is the catalogue's `getppid`
  * row, so the loop's time with that row attached minus its time without,
  * divided by `calls`, is what one probed event adds
- * (scripts/overhead.sh, reports/overhead/).  Only the loop is timed
+ * (scripts/studies/overhead.sh, reports/overhead/).  Only the loop is timed
  * (CLOCK_MONOTONIC around it; under `vm --clock icount` an instruction
  * count): nothing in it sleeps.
  * ops: calls (getppid calls made, what the probe's count must equal),
@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_trigger.h"
 #include "workloads/wl_util.h"
 
 #define WL "trigger"

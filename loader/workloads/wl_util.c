@@ -8,7 +8,6 @@
  * pipe; the namespace dies with the child, so nothing that lives in it
  * can be left behind.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -264,23 +263,6 @@ int wl_fd_avail(int fd, const char *what, char *why, size_t len)
 	}
 	close(fd);
 	return 0;
-}
-
-int wl_count_dir(const char *path)
-{
-	struct dirent *de;
-	int n = 0;
-	DIR *d;
-
-	d = opendir(path);
-	if (!d)
-		return -1;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			n++;
-	}
-	closedir(d);
-	return n;
 }
 
 void wl_sleep_ms(unsigned int ms)

@@ -9,8 +9,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#include "model/fb.h"
+#include "model/counts.h"
+#include "util/util.h"
 
 /* wl_run_child() flags */
 #define WL_NEWNET	(1u << 0)	/* unshare(CLONE_NEWNET) in the child */
@@ -55,8 +57,6 @@ int wl_exists(const char *path);
  * with "cannot WHAT: <strerror(errno)>" in why.
  */
 int wl_fd_avail(int fd, const char *what, char *why, size_t len);
-/* Entries of a directory except . and ..; -1 if it cannot be opened. */
-int wl_count_dir(const char *path);
 void wl_sleep_ms(unsigned int ms);
 
 /*

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "workloads/workloads.h"
+#include "workloads/wl_verifier.h"
 #include "workloads/wl_util.h"
 
 #define WL "verifier"

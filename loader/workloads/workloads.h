@@ -3,9 +3,12 @@
 #ifndef WORKLOADS_H
 #define WORKLOADS_H
 
-#include "model/fb.h"
+#include <stdio.h>
 
-/* ---- workloads (catalogue.c lists them; wl_*.c implement them) ---- */
+#include "model/counts.h"
+#include "util/util.h"
+
+/* ---- workloads (measure/catalogue.c lists them; wl_*.c implement them) ---- */
 struct fb_workload {
 	const char *name;
 	const char *series;	/* which patch series it exercises */
@@ -39,21 +42,14 @@ typedef void (*fb_phase_hook)(struct fb_counts *ops, const char *phase);
 void fb_workload_set_phase_hook(fb_phase_hook fn);
 void fb_workload_phase(struct fb_counts *ops, const char *phase);
 
-extern const struct fb_workload fb_workloads[];
-extern const int fb_nworkloads;
-const struct fb_workload *fb_workload_find(const char *name);
-
-
+/*
+ * The workloads themselves, one header each (wl_nft.h, ...), declare their
+ * avail, check and run with FB_WORKLOAD(); the catalogue lists them
+ * (measure/catalogue.h: fb_workloads[], fb_workload_find()).
+ */
 #define FB_WORKLOAD(n)							\
 	int wl_##n##_avail(char *why, size_t len);			\
 	int wl_##n##_check(const struct fb_params *p, char *why, size_t len); \
 	int wl_##n##_run(const struct fb_params *p, struct fb_counts *ops)
-
-FB_WORKLOAD(nft);
-FB_WORKLOAD(sysfs);
-FB_WORKLOAD(verifier);
-FB_WORKLOAD(mapbatch);
-FB_WORKLOAD(lockdep);
-FB_WORKLOAD(trigger);
 
 #endif /* WORKLOADS_H */

@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# scripts/lib/bpftrace.sh - sourced by scripts/overhead.sh and
+# scripts/lib/bpftrace.sh - sourced by scripts/studies/overhead.sh and
 # tests/guest/bpftrace-test.sh: stopping a bpftrace started in the
 # background (its pid in bt_pid).  The caller defines say().
 

@@ -20,12 +20,12 @@ mkdir -p "$out/corpus" "$out/seeds" "$out/seeds-bad" "$out/artifacts"
 
 cc=("$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
-lib=(loader/model/results.c loader/model/hist.c loader/model/counts.c loader/model/clock.c
+lib=(loader/model/results.c loader/model/results_scan.c loader/model/hist.c loader/model/counts.c loader/model/clock.c
      loader/util/util.c)
 if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_results" 2>"$out/build.log" ||
    ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/compare/cmpmodel.c loader/analysis/compare/render.c \
-		loader/analysis/gate/gatemodel.c loader/analysis/compare/stats.c "${lib[@]}" \
+		loader/analysis/gate/gatemodel.c loader/analysis/compare/gatedefs.c loader/analysis/compare/stats.c "${lib[@]}" \
 	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log" ||
    ! "${cc[@]}" tests/fuzz/fuzz_rounds.c loader/model/rounds.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_rounds" 2>>"$out/build.log"; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lock-test.sh - BPF lock rows (fblock: fexit on acquire, fentry on release,
+# lock-test.sh - BPF lock rows (fblock: fentry on acquire and on release,
 # waits from lock:contention_begin/end) under the sysfs workload.
 #
 # Boots each kernel BOOTS times in a row, one vCPU (the `ab` default), runs
@@ -9,7 +9,7 @@
 #   - the guest exits 0: no oops, WARN/BUG splat, panic or hang (`vm` turns
 #     those into 124/125), so attach and detach of the lock programs are safe;
 #   - kernfs_rwsem, kernfs_idr_lock and gdp_mutex are attached with BPF
-#     (fexit+fentry), not the lock_stat fallback;
+#     (fentry), not the lock_stat fallback;
 #   - kernfs_rwsem write holds >= kernfs_add_one + kernfs_activate calls:
 #     each of those takes the sysfs root's rwsem for write exactly once, and
 #     sysfs is the only kernfs root the workload touches;
@@ -18,6 +18,13 @@
 #     16 IDs per acquisition, series patch 3/3);
 #   - gdp_mutex holds >= the glue dirs the workload made (get_device_parent
 #     takes it for each class device) and <= 2x get_device_parent calls;
+#   - the VF shape (issue 28): every device its own parent with its own glue
+#     directory under the one class `net` (glue dirs = devices), and the
+#     registration takes gdp_mutex once per port: devices x ports, plus at
+#     most 4 for the private netns' own virtual devices (lo, sit0, ...).
+#     Boot 2 and later run sysfs.ports=2: the second port finds its
+#     device's glue dir (a lookup without a creation), so the count doubles
+#     and the glue dirs do not;
 # and across kernels, from the first boot of each: during registration the
 # baseline takes the sysfs rwsem for write exactly once more per node than
 # the patched kernel (2 -> 1: activation moves into the linking hold, series
@@ -59,10 +66,21 @@ trap 'rm -rf "$res"' EXIT
 fails=0
 check() { if "${@:2}"; then ok "$1"; else nok "$1"; fails=$((fails + 1)); fi; }
 
-boot() {	# boot KERNEL OUT: one guest, the sysfs workload under every probe
+boot() {	# boot KERNEL OUT [PORTS]: one guest, the sysfs workload under every probe
 	"$fb" vm --smp 1 --kernel "$1" --results "$res" --timeout 600 \
 		--log "$2.console" -- "$fb" run --workload sysfs \
-		--param "sysfs.devices=$devices" --out "$2" >"$2.log" 2>&1
+		--param "sysfs.devices=$devices" --param "sysfs.ports=${3:-1}" \
+		--out "$2" >"$2.log" 2>&1
+}
+
+check_vf() {	# check_vf FILE ARM N PORTS: the VF shape's structure
+	local f=$1 arm=$2 n=$3 ports=$4 made glue rg
+	made=$(op "$f" sysfs devices_created) glue=$(op "$f" sysfs glue_dirs)
+	rg=$(op "$f" sysfs register_gdp_mutex)
+	check "$arm boot $n: VF shape: $made devices, each its own glue dir ($glue)" \
+		test "$made" = "$devices" -a "$glue" = "$made"
+	check "$arm boot $n: VF shape: registration gdp_mutex $rg = devices x ports ($made x $ports) + <= 4" \
+		test "$rg" -ge $((made * ports)) -a "$rg" -le $((made * ports + 4))
 }
 
 check_counts() {	# check_counts FILE ARM N
@@ -75,7 +93,7 @@ check_counts() {	# check_counts FILE ARM N
 		"add_one=$a activate=$act idr=$idr new_node=$nn gdp=$gdp gdp_calls=$gcalls"
 	for l in kernfs_rwsem kernfs_idr_lock gdp_mutex; do
 		check "$arm boot $n: $l attached with BPF" \
-			test "$(status "$f" $l)" = attached/fexit+fentry
+			test "$(status "$f" $l)" = attached/fentry
 	done
 	check "$arm boot $n: rwsem write holds $w >= add_one $a + activate $act" \
 		test "$a" -gt 0 -a "$w" -ge $((a + act))
@@ -96,7 +114,9 @@ for k in "${!kernels[@]}"; do
 	arm=${arms[$k]}
 	for n in $(seq 1 "$boots"); do
 		f=$res/$arm-$n.json
-		boot "${kernels[$k]}" "$f"
+		ports=1
+		[ "$n" -lt 2 ] || ports=2
+		boot "${kernels[$k]}" "$f" "$ports"
 		rc=$?
 		check "$arm boot $n: sysfs under all lock rows, no oops/splat/hang (vm rc=$rc)" \
 			test $rc = 0
@@ -105,6 +125,7 @@ for k in "${!kernels[@]}"; do
 			continue
 		fi
 		check_counts "$f" "$arm" "$n"
+		check_vf "$f" "$arm" "$n" "$ports"
 	done
 done
 if [ ${#kernels[@]} -ge 2 ] && [ -s "$res/baseline-1.json" ] && [ -s "$res/patched-1.json" ]; then
@@ -123,7 +144,7 @@ if [ -n "$lockstat" ]; then
 		[ $rc = 0 ] && [ -s "$f" ] || break
 		b=$(op "$f" sysfs "register_$l") ls=$(op "$f" sysfs "register_${l}_lockstat")
 		check "lockstat kernel: $l attached with BPF" \
-			test "$(status "$f" $l)" = attached/fexit+fentry
+			test "$(status "$f" $l)" = attached/fentry
 		check "lockstat kernel: $l BPF acquisitions $b = /proc/lock_stat $ls (registration)" \
 			test "$b" -gt 0 -a "$b" = "$ls"
 	done

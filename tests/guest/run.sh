@@ -2,12 +2,18 @@
 # tests/guest/run.sh - everything that needs our own kernels, under qemu.
 #
 # Builds (or reuses, from $FB_CACHE) the baseline and patched kernels, then:
+#   stock-test.sh       Debian stock kernels (issue 27): bad input offline,
+#                       then debian:7.3 fetched, booted, its attach table
+#                       (needs no kernel of ours: runs first)
 #   vm-test.sh          the harness itself (exit codes, panic, timeout)
 #   core                probes attach in the guest; probe counts equal the
 #                       workloads' own op counts; counts scale with devices
 #   gate-test.sh        ab + gate on real rounds: A/A decides, an injected
 #                       regression fails naming its metric
+#   arms-test.sh        ab --arm from a patch directory and from a git tree
+#                       at a revision: bad input refused, built, gated
 #   bpftrace-test.sh    one-liners agree with foliobench
+#   peers-test.sh       counts equal to funclatency and klockstat (#27)
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
@@ -26,6 +32,9 @@ kernel() {	# kernel ARM FLAVOUR: build (cached) and print the directory
 	"$fb" kernel build --arm "$1" --flavour "$2" 2>"$res/build-$1-$2.log" | tail -1
 }
 
+bash tests/guest/stock-test.sh "$res"
+echo "# time: $(date -u +%T), the stock-kernel checks done"
+
 base=$(kernel baseline perf)
 if [ -f "$base/bzImage" ]; then
 	ok "baseline perf kernel built ($(cat "$base/build-seconds" 2>/dev/null)s when built)"
@@ -38,12 +47,17 @@ fi
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
 bash tests/guest/gate-test.sh "$res"
+# ab --arm: a patch directory and a git tree at a revision, made by the
+# test from the base source tree, built (arm switches) and gated
+bash tests/guest/arms-test.sh "$res"
 bash tests/guest/clock-test.sh "$res"
 # BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
 # oops, hang or splat; exact per-node counts)
 patched=$(kernel patched perf)
 bash tests/guest/lock-test.sh "$base" "$patched" -n 2 | grep -E '^(not )?ok|^#'
 bash tests/guest/perpatch-test.sh "$res"
+# the peers: counts equal to libbpf-tools funclatency and klockstat, one boot
+bash tests/guest/peers-test.sh "$base" "$res" | grep -E '^(not )?ok|^#'
 # the one-liners, inside a guest, against foliobench's counts.  One vCPU:
 # some scripts put trampolines on busy lock functions (mutex_lock*,
 # down_write, _raw_spin_lock), and under TCG with 2 vCPUs attaching them

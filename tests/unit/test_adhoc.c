@@ -36,6 +36,21 @@ static struct fb_ksyms *synthetic(void)
 		"0000000000000000 T kernfs_hidden",		/* unprivileged reader: no address */
 		"ffffffff82000000 D kernfs_node_cache",
 		"ffffffff82000100 b kernfs_rename_lock",
+		/* Debian 7.3.4: a driver's static sysfs_root before fs/sysfs' */
+		"ffffffff83000000 d cpuidle_state_table",
+		"ffffffff83000008 d icpu",
+		"ffffffff83000010 d sysfs_root",
+		"ffffffff83000018 d ipmi_dmi_nr",
+		"ffffffff83000020 d acpi_initrd_files",
+		"ffffffff83000028 d acpi_initrd_files_n",
+		"ffffffff83000030 d acpi_pad_ids",
+		"ffffffff83000038 d acpi_pad_driver",
+		"ffffffff84000000 B sysfs_symlink_target_lock",
+		"ffffffff84000008 B sysfs_root_kn",
+		"ffffffff84000010 b sysfs_root",
+		"ffffffff84000018 b pty_count",
+		"ffffffff85000000 d twin",
+		"ffffffff86000000 d twin",
 	};
 	FILE *f;
 	int fd = mkstemp(path);
@@ -68,6 +83,13 @@ static void test_glob(const struct fb_ksyms *ks)
 	CHECKF(fb_ksym_funcs(ks, "many_*", out, FB_ADHOC_FUNCS) == FB_ADHOC_FUNCS + 1,
 	       "30 matches with room for %d: %d + 1", FB_ADHOC_FUNCS, FB_ADHOC_FUNCS);
 	CHECKF(fb_ksym_funcs(ks, "many_00[0-4]", out, FB_ADHOC_FUNCS) == 5, "bracket globs match");
+	CHECKF(fb_ksym_data(ks, "sysfs_root", &addr) == 0 && addr == 0xffffffff84000010ull,
+	       "of two statics sysfs_root, the one beside sysfs_* symbols (%llx)",
+	       (unsigned long long)addr);
+	CHECKF(fb_ksym_data(ks, "kernfs_rename_lock", &addr) == 0 &&
+	       addr == 0xffffffff82000100ull, "a unique data symbol");
+	CHECKF(fb_ksym_data(ks, "twin", &addr) == -2, "two statics, no neighbours: ambiguous");
+	CHECKF(fb_ksym_data(ks, "absent", &addr) == -1, "absent: -1");
 }
 
 /* fb_adhoc_build() of funcs, with the catalogue selection pat: 0 or -1 and err */

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/history/changepoint.h"
+#include "analysis/history/cp_synth.h"
 #include "tap.h"
 
 /* lowest detection rate and highest false change points per 100 points, per case */

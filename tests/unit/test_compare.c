@@ -21,6 +21,8 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/gate/gate.h"
+#include "analysis/report/report.h"
 #include "tap.h"
 #include "model/fb.h"
 
@@ -638,7 +640,7 @@ static void test_bad(void)
 		rc = run(cmd_gate, out, err, "gate", "--max-regression", "-3", good, good, NULL);
 		CHECK(rc == 2, "gate: bad --max-regression: exit 2");
 		rc = run(cmd_gate, out, err, "gate", "--min-effect", "3", good, good, NULL);
-		CHECK(rc == 2, "gate: --min-effect (compare's option) is refused: exit 2");
+		CHECK(rc == 2, "gate: --min-effect (compare's option) is no gate option: exit 2");
 		rc = run(cmd_compare, out, err, "compare", good, NULL);
 		CHECK(rc == 2, "one file argument: exit 2");
 	}

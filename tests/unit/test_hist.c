@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/fb.h"
+#include "model/hist.h"
 #include "tap.h"
 
 static void test_buckets(void)

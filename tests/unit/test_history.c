@@ -19,6 +19,10 @@
 #include <sqlite3.h>
 
 #include "analysis/history/history.h"
+#include "analysis/history/history_db.h"
+#include "analysis/history/history_gate.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_report.h"
 #include "tap.h"
 
 static char tmp[128];
@@ -297,8 +301,11 @@ static void test_migration(void)
 	}
 	rc = run(&l, "list", "--db", db, NULL);
 	get_text(db, "PRAGMA user_version", v, sizeof(v));
-	CHECKF(rc == 0 && !strcmp(v, "2"), "a schema-1 DB is migrated to 2 when opened (rc %d,"
-	       " version %s)", rc, v);
+	CHECKF(rc == 0 && atoi(v) == FB_HDB_VERSION, "a schema-1 DB is migrated to %d when opened"
+	       " (rc %d, version %s)", FB_HDB_VERSION, rc, v);
+	get_text(db, "SELECT length(content) FROM rounds WHERE id = 1", v, sizeof(v));
+	CHECKF(!strcmp(v, "64"), "migration fills the content identity from the round's file"
+	       " (length '%s')", v);
 	get_text(db, "SELECT params FROM rounds WHERE id = 1", v, sizeof(v));
 	CHECKF(!strcmp(v, "nft.descriptors=100"), "migration fills params from the round's file"
 	       " ('%s')", v);
@@ -433,6 +440,43 @@ static void test_gate(void)
 		fclose(devnull);
 }
 
+/* Identity is content (compare's copy), not bytes: reformatted equal, other data not. */
+static void test_identity(void)
+{
+	char rf[256], err[256], *buf, *alt;
+	struct fb_hround a, b;
+	size_t len;
+	int rc;
+
+	fb_fmt(rf, sizeof(rf), "%s/ident.json", tmp);
+	if (write_round(rf, "patched", 3, 1000, NULL) ||
+	    !(buf = fb_hist_read(rf, &len, err, sizeof(err)))) {
+		CHECKF(0, "writing a round");
+		return;
+	}
+	alt = malloc(2 * len + 1);
+	for (size_t i = 0, k = 0; alt && i <= len; i++) {	/* every newline doubled */
+		alt[k++] = buf[i];
+		if (buf[i] == '\n')
+			alt[k++] = '\n';
+	}
+	rc = alt && !fb_hdb_ident(buf, len, &a, err, sizeof(err)) &&
+	     !fb_hdb_ident(alt, strlen(alt), &b, err, sizeof(err));
+	CHECKF(rc && strcmp(a.sha256, b.sha256) && !strcmp(a.content, b.content),
+	       "a reformatted copy: other file hash, same content identity (%s)", err);
+	if (alt && (buf = realloc(buf, len + 2)) && strstr(buf, "\"wall_ns\":")) {
+		char *w = strstr(buf, "\"wall_ns\":") + 10;
+
+		memmove(w + 1, w, strlen(w) + 1);
+		*w = '9';
+		rc = !fb_hdb_ident(buf, strlen(buf), &b, err, sizeof(err));
+		CHECKF(rc && strcmp(a.content, b.content),
+		       "the same start and build with another wall time: another identity");
+	}
+	free(alt);
+	free(buf);
+}
+
 int main(void)
 {
 	char db[256], cmd[300];
@@ -448,6 +492,7 @@ int main(void)
 	test_migration();
 	test_bad_files(db);
 	test_gate();
+	test_identity();
 	fb_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd))
 		printf("# could not remove %s\n", tmp);

@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "guest/guest_opts.h"
 #include "guest/outcome.h"
 #include "guest/qemu.h"
-#include "guest/vm.h"
+#include "guest/vmcodes.h"
 #include "tap.h"
 
 static const char *argv_after(const struct fb_argv *a, const char *opt)
@@ -43,6 +44,7 @@ static void test_argv(void)
 {
 	struct fb_argv a;
 	struct fb_qemu_spec q = spec(FB_CLOCK_HOST, "tcg", 2);
+	struct fb_vm_opts o;
 	char why[256];
 	const char *s;
 
@@ -55,6 +57,15 @@ static void test_argv(void)
 	CHECKF(argv_count(&a, "-fsdev") == 3 && argv_count(&a, "-chardev") == 3,
 	       "three 9p shares and three chardevs (console, out, err)");
 	CHECKF(a.v[a.n] == NULL && !a.overflow, "argv NULL-terminated, no overflow");
+	CHECKF(!argv_after(&a, "-initrd"), "no initrd: no -initrd");
+
+	q.initrd = "/k/initrd.cpio";	/* a stock kernel's (guest/stock.h) */
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) == 0, "with an initrd: argv built");
+	s = argv_after(&a, "-initrd");
+	CHECKF(s && !strcmp(s, "/k/initrd.cpio"), "-initrd /k/initrd.cpio (%s)", s ? s : "-");
+	q.initrd = "/k,x/initrd.cpio";
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "','"),
+	       "a ',' in the initrd path is refused: %s", why);
 
 	q = spec(FB_CLOCK_ICOUNT, "tcg", 1);
 	q.shift = 2;
@@ -66,12 +77,13 @@ static void test_argv(void)
 	CHECKF(s && !strcmp(s, "tcg,thread=single"), "icount: single-threaded TCG (%s)",
 	       s ? s : "-");
 
-	q = spec(FB_CLOCK_ICOUNT, "kvm", 1);
-	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "TCG"),
-	       "icount refuses KVM: %s", why);
-	q = spec(FB_CLOCK_ICOUNT, "tcg", 2);
-	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "one vCPU"),
-	       "icount refuses 2 vCPUs: %s", why);
+	/* the icount rules are checked once, where vm and ab parse their options */
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .accel = "kvm" };
+	CHECKF(fb_guest_opts_check("vm", &o) == 2, "icount refuses KVM (guest options: exit 2)");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .smp = 2 };
+	CHECKF(fb_guest_opts_check("vm", &o) == 2, "icount refuses 2 vCPUs (guest options: exit 2)");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .accel = "tcg", .smp = 1 };
+	CHECKF(fb_guest_opts_check("vm", &o) == 0, "icount with TCG and one vCPU is accepted");
 	q = spec(FB_CLOCK_HOST, "tcg", 1);
 	q.results = "/a,b";
 	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "','"),

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/fb.h"
-#include "workloads/workloads.h"
+#include "model/counts.h"
+#include "workloads/wl_trigger.h"
 #include "workloads/wl_util.h"
 #include "tap.h"
 

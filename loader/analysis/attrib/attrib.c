@@ -18,10 +18,9 @@
 
 int fb_attrib_is_dir(const char *dir)
 {
-	char p[600];
+	char p[1024];
 
-	snprintf(p, sizeof(p), "%s/%s", dir, FB_ATTRIB_FILE);
-	return access(p, R_OK) == 0;
+	return fb_fmt(p, sizeof(p), "%s/%s", dir, FB_ATTRIB_FILE) > 0 && access(p, R_OK) == 0;
 }
 
 static const char *jstr(json_object *o, const char *key)

@@ -75,16 +75,4 @@ int fb_attrib_open(struct fb_attrib *a, const char *dir, double alpha, double mi
 		   char *err, size_t errlen);
 void fb_attrib_free(struct fb_attrib *a);
 
-/* The table: FB_FMT_TEXT, FB_FMT_MD, FB_FMT_HTML (a fragment) or FB_FMT_CSV. */
-void fb_attrib_print(FILE *f, const struct fb_attrib *a, enum fb_fmt fmt);
-
-/*
- * `foliobench report DIR` on a per-patch directory: writes OUT/report.md,
- * OUT/report.html and OUT/attribution.csv (OUT: reports/<basename of DIR>
- * if out is NULL), prints the text table; cmd is the command line for the
- * reports.  Returns the exit status (0, or 2 after one error line).
- */
-int fb_attrib_report(const char *dir, const char *out, double alpha, double min_effect,
-		     const char *cmd);
-
 #endif /* FB_ATTRIB_H */

@@ -11,8 +11,14 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/attrib/attrib.h"
+#include "analysis/attrib/attrib_render.h"
+#include "analysis/compare/html.h"
 #include "util/util.h"
+
+static const char attrib_css[] = "body{font-family:sans-serif}"
+	"table.attrib{border-collapse:collapse;font-size:13px}"
+	"table.attrib td,table.attrib th{border:1px solid #ccc;padding:2px 6px}"
+	"td.hot{background:#fde2df;font-weight:bold}";
 
 #define ACELL	160
 #define AMAXC	(FB_ATTRIB_MAX_STEPS + 4)
@@ -375,12 +381,8 @@ static int write_one(const char *path, const struct fb_attrib *a, enum fb_fmt fm
 		fprintf(f, "# Per-patch attribution: %s\n\nProduced by `%s`.\n\n", a->series,
 			cmd);
 	} else if (fmt == FB_FMT_HTML) {
-		fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>"
-			"per-patch attribution</title><style>body{font-family:sans-serif}"
-			"table.attrib{border-collapse:collapse;font-size:13px}"
-			"table.attrib td,table.attrib th{border:1px solid #ccc;padding:2px 6px}"
-			"td.hot{background:#fde2df;font-weight:bold}</style></head><body>\n"
-			"<h1>Per-patch attribution: ");
+		fb_html_begin(f, "per-patch attribution", attrib_css);
+		fputs("<h1>Per-patch attribution: ", f);
 		fb_html_esc(f, a->series);
 		fprintf(f, "</h1>\n<p>Produced by <code>");
 		fb_html_esc(f, cmd);
@@ -388,7 +390,7 @@ static int write_one(const char *path, const struct fb_attrib *a, enum fb_fmt fm
 	}
 	fb_attrib_print(f, a, fmt);
 	if (fmt == FB_FMT_HTML)
-		fprintf(f, "</body></html>\n");
+		fb_html_end(f);
 	if (fclose(f)) {
 		fb_err("report: cannot write %s", path);
 		return -1;

@@ -3,13 +3,13 @@
  * cmp_args.c - what compare, report and gate share on the command line: the
  * argp children fb_cmp_argp (--alpha, --base-arm, --new-arm,
  * --allow-param-diff, the operands) and fb_cmp_effect_argp (--min-effect),
- * and opening the sides they name (compare.h).
+ * and opening the sides they name (cmp_args.h).
  */
 #include <argp.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare/compare.h"
+#include "analysis/compare/cmp_args.h"
 #include "analysis/compare/gatedefs.h"
 #include "analysis/compare/hosts.h"
 #include "util/cli.h"

@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/history/history.h"
+#include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
 #include "analysis/gate/junit.h"
 #include "util/cli.h"
@@ -188,7 +188,7 @@ static int parse_looks(const char *s, struct fb_seq *sq)
 	return 0;
 }
 
-enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY, OPT_MIN_EFFECT,
+enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY,
        OPT_CALIBRATE, OPT_NOISE, OPT_EXPECT, OPT_JUNIT };
 
 static const struct argp_option gate_options[] = {
@@ -217,7 +217,6 @@ static const struct argp_option gate_options[] = {
 	  "each declared change must happen within its bound, the rest is gated as usual", 0 },
 	{ "junit", OPT_JUNIT, "FILE", 0, "also write the verdict as JUnit XML (a testcase per "
 	  "gated metric; unknown is skipped)", 0 },
-	{ "min-effect", OPT_MIN_EFFECT, "PCT", OPTION_HIDDEN, NULL, 0 },
 	{ 0 },
 };
 
@@ -263,9 +262,6 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 	case OPT_JUNIT:
 		g->junit = arg;
 		return 0;
-	case OPT_MIN_EFFECT:	/* shapes compare's verdicts, not the gate */
-		fb_err("gate: --min-effect does not apply; the gate uses --max-regression");
-		return -1;
 	}
 	return 1;
 }
@@ -307,6 +303,16 @@ static const struct argp gate_argp = {
 	"  tail     " GATE_TAIL,
 	NULL, NULL, NULL,
 };
+
+/* Gated metrics tested, or decided exactly (a deterministic count with a direction). */
+static int ndecidable(const struct fb_gate *gt)
+{
+	int n = 0;
+
+	for (int i = 0; i < gt->ng; i++)
+		n += gt->g[i].tested || (gt->g[i].exact && gt->g[i].dir);
+	return n;
+}
 
 /* Exit 2 when nothing gated can decide; one line on stderr. */
 static int unusable(const struct fb_gate *gt, double alpha)
@@ -460,6 +466,11 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		*decision = fb_seq_decide(sq, k, c, o, &gt, err, sizeof(err));
 		ok.alpha = fb_seq_alpha(sq, k);
 		ok.beta = o->beta * ok.alpha / sq->alpha;
+		/* a look that checked nothing is no pass either (issue 30) */
+		if (!err[0] && !ndecidable(&gt) && unusable(&gt, o->alpha)) {
+			*decision = FB_SEQ_UNKNOWN;
+			goto out;
+		}
 	} else if (!fb_gate_eval(&gt, c, o, err, sizeof(err)) && unusable(&gt, o->alpha)) {
 		goto out;	/* said why */
 	}

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/gate/gate.h"
+#include "analysis/gate/gatemodel.h"
 #include "util/util.h"
 
 #define GATE_MIN_ROUNDS	3

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "analysis/gate/gate.h"
+#include "analysis/gate/gatemodel.h"
 
 /* Writes the XML to f; 0, or -1 on a write error. */
 int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/history/changepoint.h"
+#include "analysis/history/cp_synth.h"
 #include "analysis/compare/stats.h"
 
 #define SYN_BASE	1000.0

@@ -15,7 +15,12 @@
 
 #include <json-c/json.h>
 
+#include "analysis/history/cp_synth.h"
 #include "analysis/history/history.h"
+#include "analysis/history/history_db.h"
+#include "analysis/history/history_gate.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_report.h"
 #include "util/cli.h"
 
 #define MAX_GLOBS	32

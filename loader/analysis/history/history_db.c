@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * history_db.c - the history store: one SQLite file (history.h), written.
+ * history_db.c - the history store: one SQLite file (history_db.h), written.
  *
  * Schema version in PRAGMA user_version, the file marked as ours with
  * PRAGMA application_id.  Version 1 kept a round's identity and its
  * metric values only; version 2 adds the kernel (config hash, release,
  * cmdline), the commit, the workload parameters, and each metric's unit;
- * version 3 the round's content identity (history.h), unique.  Migrations
+ * version 3 the round's content identity (history_db.h), unique.  Migrations
  * add the columns and fill them from the round's source file when it is
  * still there with the same content.
  *
@@ -27,7 +27,16 @@
 #include <sqlite3.h>
 
 #include "analysis/history/history_db.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_store.h"
 #include "model/rounds.h"
+
+void fb_hdb_col(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
 
 void fb_hdb_set_order(struct fb_hdb *h, int by_added)
 {

@@ -1,24 +1,80 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * history_db.h - inside the history store: the handle and the helpers
- * history_db.c (writing, schema) and history_series.c (reading) share.
- * Not for use outside analysis/history/.
+ * history_db.h - the run history's store: one SQLite file of rounds and their
+ * metrics (history_db.c: opening, migrating, adding).  Reading the
+ * rounds and series back: history_series.h.
+ *
+ * A round is one results file.  Its identity is its content, as compare
+ * defines a copy (fb_round_same(), model/rounds.h): start time, build id,
+ * arm, label and the measured data, as a SHA-256 of fb_round_key().  So
+ * importing the same round twice, from a directory, an unpacked archive or
+ * a re-serialized (pretty-printed) copy, stores it once.  Rounds stored by
+ * schema 2 whose file was gone at the migration keep the file's SHA-256 as
+ * their identity.  Any number of `history add` may run at once on one file
+ * (WAL, a busy timeout of FB_HDB_BUSY_MS, one transaction per add).  A
+ * series is one metric of the rounds with the same arm and workload
+ * parameters, ordered by start time.  Metric names are compare's
+ * ("func:nft_trans_alloc:p50", "workload:nft:wall").
  */
 #ifndef FB_HISTORY_DB_H
 #define FB_HISTORY_DB_H
 
-#include <sqlite3.h>
+#include <stddef.h>
 
-#include "analysis/history/history.h"
+#define FB_HDB_VERSION		3
+#define FB_HDB_BUSY_MS		30000	/* how long a writer waits for another */
+#define FB_HDB_APP_ID		0x46424853	/* "FBHS" */
+#define FB_HDB_DEFAULT		"results/history.db"
 
-struct fb_hdb {
-	sqlite3 *db;
-	char path[512];
-	int last;		/* series keep their newest `last` rounds; 0: all */
-	int by_added;		/* series in the order rounds were added, not by start */
+struct fb_hdb;
+
+/*
+ * Opens a history DB.  Read-only (rw 0): the file must exist.  For adding
+ * (rw 1): a missing or empty file is created at FB_HDB_VERSION, in WAL
+ * mode.  An older schema is migrated in one transaction either way.
+ * Before anything is written the file is opened read-only and checked
+ * (SQLite header, application_id, schema version, quick_check), so a
+ * foreign or corrupt file is never touched; a file locked for longer than
+ * FB_HDB_BUSY_MS is reported as busy.
+ * Returns 0, or -1 with one line in err.
+ */
+int fb_hdb_open(struct fb_hdb **db, const char *path, int rw, char *err, size_t errlen);
+void fb_hdb_close(struct fb_hdb *db);
+/* fb_hdb_series() keeps each series' newest `last` rounds (0: all, the default). */
+void fb_hdb_set_last(struct fb_hdb *db, int last);
+/* 1: series in the order their rounds were added (nightly CI); 0: by start time (default). */
+void fb_hdb_set_order(struct fb_hdb *db, int by_added);
+int fb_hdb_order(const struct fb_hdb *db);
+int fb_hdb_begin(struct fb_hdb *db);
+/* SQLite's message for the last failure on db */
+const char *fb_hdb_errmsg(struct fb_hdb *db);
+int fb_hdb_commit(struct fb_hdb *db);
+void fb_hdb_rollback(struct fb_hdb *db);
+
+/* Round identity and the kernel it ran on, as stored. */
+struct fb_hround {
+	long long id;
+	char started[32], label[64], arm[64], build_id[64], config[72];
+	char release[96], cmdline[512], commit[64], params[256], source[512];
+	char sha256[65];		/* the file's bytes */
+	char content[65];		/* the round's content identity */
+	int nsamples;
 };
 
-/* Column i of the current row as text into buf ("" for NULL). */
-void fb_hdb_col(sqlite3_stmt *st, int i, char *buf, size_t len);
+/*
+ * Adds one results file (content already read: buf, len); source is the
+ * path to remember, commit "" if unknown.  Returns 1 added, 0 already
+ * stored, -1 with one line in err (not a results file, DB error).
+ */
+int fb_hdb_add(struct fb_hdb *db, const char *buf, size_t len, const char *source,
+	       const char *commit, char *err, size_t errlen);
+
+/* Whole file, NUL-terminated, malloc'd; NULL with one line in err. */
+char *fb_hist_read(const char *path, size_t *len, char *err, size_t errlen);
+
+/* Identity of a results buffer as fb_hdb_add() keys it; 0 or -1 with err. */
+int fb_hdb_ident(const char *buf, size_t len, struct fb_hround *r, char *err, size_t errlen);
+/* 1 if a round with that identity is stored, 0 if not, -1 on error. */
+int fb_hdb_has(struct fb_hdb *db, const struct fb_hround *r);
 
 #endif /* FB_HISTORY_DB_H */

@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/history/history.h"
+#include "analysis/history/history_db.h"
+#include "analysis/history/history_gate.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_series.h"
 #include "analysis/compare/stats.h"
 
 struct newround {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/history/history.h"
+#include "analysis/history/history_metrics.h"
 
 typedef void (*emit_fn)(void *ctx, const char *metric, const char *unit, double v);
 

@@ -12,7 +12,9 @@
 #include <time.h>
 
 #include "analysis/compare/compare.h"
-#include "analysis/history/history.h"
+#include "analysis/compare/html.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_report.h"
 
 #define W	760
 #define H	220
@@ -273,7 +275,7 @@ static void plot_range(const struct fb_hseries *s, struct plot *p)
 	p->hi += pad;
 }
 
-static void svg_axes(FILE *f, const struct fb_hseries *s, const struct plot *p)
+static void series_axes(FILE *f, const struct fb_hseries *s, const struct plot *p)
 {
 	for (int t = 0; t <= 3; t++) {
 		double v = p->lo + (p->hi - p->lo) * t / 3;
@@ -343,7 +345,7 @@ static void svg_plot(FILE *f, const struct found *fd)
 	plot_range(s, &p);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" role=\"img\">\n", W, H, W, H);
-	svg_axes(f, s, &p);
+	series_axes(f, s, &p);
 	for (int i = 0; i < s->n; i++) {
 		double v = s->p[i].v;
 		int out = v < p.lo || v > p.hi;
@@ -395,9 +397,8 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 	char when[40];
 
 	when_now(when, sizeof(when));
-	fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-		"<title>foliobench history</title>\n<style>%s</style>\n</head><body>\n"
-		"<h1>foliobench history</h1>\n<p class=\"note\">%d series from <code>", css, n);
+	fb_html_begin(f, "foliobench history", css);
+	fprintf(f, "<h1>foliobench history</h1>\n<p class=\"note\">%d series from <code>", n);
 	fb_html_esc(f, db);
 	fprintf(f, "</code>, %s. Change points: E-divisive means on ranks, permutation test alpha"
 		" %g (%d permutations), segments of at least %d rounds; CI: bootstrap of the ratio"
@@ -422,7 +423,7 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 			fd[i].ncp == 1 ? "" : "s");
 		svg_plot(f, &fd[i]);
 	}
-	fputs("</body></html>\n", f);
+	fb_html_end(f);
 }
 
 static int write_to(const char *dir, const char *name, const struct found *fd, int n,

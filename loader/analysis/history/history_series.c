@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * history_series.c - reading the history store (history.h): the rounds
+ * history_series.c - reading the history store (history_series.h): the rounds
  * stored and the series of each metric.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
-#include "analysis/history/history_db.h"
+#include "analysis/history/history_metrics.h"
+#include "analysis/history/history_series.h"
+#include "analysis/history/history_store.h"
 
 /* Drops all but the newest h->last points of each series. */
 static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
@@ -19,13 +22,6 @@ static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
 				sizeof(*s[i].p) * (size_t)h->last);
 			s[i].n = h->last;
 		}
-}
-
-void fb_hdb_col(sqlite3_stmt *st, int i, char *buf, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
 }
 
 int fb_hdb_rounds(struct fb_hdb *h, int (*fn)(const struct fb_hround *r, void *ctx), void *ctx)

@@ -16,8 +16,10 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "analysis/attrib/attrib.h"
+#include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
+#include "analysis/compare/html.h"
+#include "analysis/report/report.h"
 #include "util/cli.h"
 
 #define SVG_W	680
@@ -67,7 +69,7 @@ static void tick_label(double v, char *buf, size_t len)
 }
 
 /* grid, tick labels at 1, 2, 5 x 10^d, and the axes */
-static void svg_axes(FILE *f, double lmin, double lmax, const char *unit)
+static void hist_axes(FILE *f, double lmin, double lmax, const char *unit)
 {
 	char lab[48];
 
@@ -112,12 +114,14 @@ static void svg_axes(FILE *f, double lmin, double lmax, const char *unit)
  * the curve shape does not depend on the bucket layout; both arms are
  * scaled to the larger peak.
  */
-static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2])
+/*
+ * Density per log unit of each side's buckets into dens, the buckets either
+ * side has from *imin to *imax (imax -1: none); returns the highest density.
+ */
+static double hist_density(const struct hpair *hp, double dens[2][FB_NBUCKETS], int *imin,
+			   int *imax)
 {
-	static const char *const col[2] = { "#1f77b4", "#ff7f0e" };
-	int imin = FB_NBUCKETS, imax = -1;
-	double dens[2][FB_NBUCKETS], peak = 0, lmin, lmax;
-	char lab[48], a[32];
+	double peak = 0;
 
 	for (int s = 0; s < 2; s++) {
 		uint64_t tot = 0;
@@ -136,12 +140,23 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 			dens[s][i] = (double)hp->h[s].buckets[i] / (double)tot / w;
 			if (dens[s][i] > peak)
 				peak = dens[s][i];
-			if (i < imin)
-				imin = i;
-			if (i > imax)
-				imax = i;
+			if (i < *imin)
+				*imin = i;
+			if (i > *imax)
+				*imax = i;
 		}
 	}
+	return peak;
+}
+
+static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2])
+{
+	static const char *const col[2] = { "#1f77b4", "#ff7f0e" };
+	int imin = FB_NBUCKETS, imax = -1;
+	double dens[2][FB_NBUCKETS], peak, lmin, lmax;
+	char lab[48], a[32];
+
+	peak = hist_density(hp, dens, &imin, &imax);
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n",
 		SVG_W, SVG_H, SVG_W, SVG_H);
@@ -164,7 +179,7 @@ static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2]
 		lmin -= pad;
 		lmax += pad;
 	}
-	svg_axes(f, lmin, lmax, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
+	hist_axes(f, lmin, lmax, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
 	for (int s = 0; s < 2; s++) {
 		double y0 = SVG_H - MB, hgt = SVG_H - MB - MT - 4;
 		double med;
@@ -397,12 +412,11 @@ static void write_html(FILE *f, const struct rctx *x)
 	const struct arminfo *ai = x->ai;
 	const struct hpair *hp = x->hp;
 	int nai = x->nai, nh = x->nh;
+	char title[2 * sizeof(c->base.name) + 32];
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>foliobench: ", f);
-	fb_html_esc(f, c->base.name);
-	fputs(" vs ", f);
-	fb_html_esc(f, c->new.name);
-	fprintf(f, "</title>\n<style>%s</style>\n</head><body>\n<h1>foliobench report: ", css);
+	fb_fmt(title, sizeof(title), "foliobench: %s vs %s", c->base.name, c->new.name);
+	fb_html_begin(f, title, css);
+	fputs("<h1>foliobench report: ", f);
 	fb_html_esc(f, c->base.name);
 	fputs(" vs ", f);
 	fb_html_esc(f, c->new.name);
@@ -426,7 +440,7 @@ static void write_html(FILE *f, const struct rctx *x)
 			svg_hist(f, &hp[i], names);
 		fputs("</div>\n", f);
 	}
-	fputs("</body></html>\n", f);
+	fb_html_end(f);
 }
 
 static void join_cmd(int argc, char **argv, char *buf, size_t len)
@@ -519,14 +533,6 @@ static int write_all(const char *dir, struct rctx *x)
 	return 0;
 }
 
-/* an `ab --per-patch` directory: DIR/per-patch.json */
-static int is_per_patch(const char *dir)
-{
-	char p[1024];
-
-	return fb_fmt(p, sizeof(p), "%s/per-patch.json", dir) > 0 && access(p, R_OK) == 0;
-}
-
 static const struct argp_option report_options[] = {
 	{ "out", 'o', "DIR", 0, "where report.md, report.html and hist-*.svg go (AB_DIR "
 	  "itself; for BASE NEW: results/report-BASE-vs-NEW)", 0 },
@@ -567,7 +573,7 @@ int cmd_report(int argc, char **argv)
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	join_cmd(argc, argv, cmd, sizeof(cmd));
-	if (ca.nops == 1 && is_per_patch(ca.ops[0]))
+	if (ca.nops == 1 && fb_attrib_is_dir(ca.ops[0]))
 		return fb_attrib_report(ca.ops[0], out, ca.alpha, ca.min_effect, cmd);
 	ret = 2;
 	if (fb_cmp_open_args(&c, &ca))
