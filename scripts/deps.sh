@@ -21,6 +21,8 @@ pkgs=(
 	slurm-wlm munge
 	# the LAVA job template's schema check (scripts/lava/validate.py)
 	lava-common
+	# a real JUnit reader for the gate's --junit XML (tests/gate-ci-test.sh)
+	python3-junitparser
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -39,6 +39,7 @@ run_group() {
 		bash tests/host-test.sh
 		bash tests/history-test.sh
 		bash tests/report-test.sh
+		bash tests/gate-ci-test.sh
 		bash tests/bad-input.sh
 		bash tests/merge-test.sh
 		bash tests/lava-test.sh

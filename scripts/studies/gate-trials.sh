@@ -39,7 +39,7 @@
 #   --looks F,S,M       sequential gate (see above; resampled trials only)
 #   --trials N          resampled trials (default 500; 0 = disjoint chunks)
 #   --metric ID         the injected metric (default func:nft_trans_alloc:p50)
-#   --max-regression P, --alpha A, --metrics GLOBS   passed to foliobench gate
+#   --max-regression P, --alpha A, --metrics GLOBS, --noise FILE   passed to foliobench gate
 #   --seed S            PRNG seed of the draws (default 1)
 #   --foliobench PATH   (default ./foliobench)
 set -euo pipefail
@@ -54,7 +54,7 @@ rounds= looks= trials=500 metric=func:nft_trans_alloc:p50 seed=1 fb=./foliobench
 gate_opts=()
 dirs=()
 while [ $# -gt 0 ]; do
-	case "$1" in --rounds|--trials|--metric|--seed|--looks|--foliobench|--max-regression|--alpha|--metrics)
+	case "$1" in --rounds|--trials|--metric|--seed|--looks|--foliobench|--max-regression|--alpha|--metrics|--noise)
 		[ $# -ge 2 ] || die "$1 needs a value" ;;
 	esac
 	case "$1" in
@@ -64,7 +64,7 @@ while [ $# -gt 0 ]; do
 	--seed) seed=$2; shift 2 ;;
 	--looks) looks=$2; shift 2 ;;
 	--foliobench) fb=$2; shift 2 ;;
-	--max-regression|--alpha|--metrics) gate_opts+=("$1" "$2"); shift 2 ;;
+	--max-regression|--alpha|--metrics|--noise) gate_opts+=("$1" "$2"); shift 2 ;;
 	-h|--help) sed -n '2,44p' "$0"; exit 0 ;;
 	-*) die "unknown option $1" ;;
 	*) dirs+=("$1"); shift ;;

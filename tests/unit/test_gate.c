@@ -16,6 +16,7 @@
 
 #include "analysis/compare/compare.h"
 #include "analysis/gate/gate.h"
+#include "analysis/gate/junit.h"
 #include "synth.h"
 #include "tap.h"
 
@@ -351,6 +352,189 @@ static void test_cli(void)
 		printf("# cannot remove %s\n", dir);
 }
 
+/* ---- per-row noise (noise.h) ---- */
+
+static void test_noise(void)
+{
+	struct synth s = { .sd = 0.02 };
+	static struct fb_noise nz, back;
+	const struct fb_noise_entry *e;
+	struct fb_noise_entry one = { .ss = 0.001 * 0.001 * 100, .dof = 100, .n = 101 };
+	struct fb_noise_test t;
+	double a[5] = { 100, 100, 100, 100, 100 }, b[5] = { 101, 101, 101, 101, 101 };
+	char dir[] = "/tmp/fb-test-noise.XXXXXX", path[64], err[1024];
+	struct fb_cmp c;
+
+	CHECK(sides(&c, &s, 10, 10) == 0 && fb_noise_add(&nz, &c, err, sizeof(err)) == 0,
+	      "calibration adds an A/A group");
+	e = fb_noise_find(&nz, "func:a_func:p50");
+	CHECKF(e && e->n == 20 && e->dof == 19 && fb_noise_spread(e) > 0.005 &&
+	       fb_noise_spread(e) < 0.06, "a_func p50: 20 rounds, 19 dof, spread %.3g near the "
+	       "2%% noise", e ? fb_noise_spread(e) : NAN);
+	CHECK(mkdtemp(dir) != NULL, "temp dir");
+	snprintf(path, sizeof(path), "%s/noise.json", dir);
+	CHECK(fb_noise_write(&nz, path) == 0 && fb_noise_read(&back, path, err, sizeof(err)) == 0,
+	      "noise file written and read back");
+	e = fb_noise_find(&back, "func:a_func:p50");
+	CHECKF(back.nent == nz.nent && back.clock == nz.clock && !strcmp(back.release, nz.release) &&
+	       back.nbuild == 1 && e && fabs(fb_noise_spread(e) -
+	       fb_noise_spread(fb_noise_find(&nz, "func:a_func:p50"))) < 1e-12,
+	       "read back: %d metrics, kernel %s, same spread", back.nent, back.release);
+	CHECK(fb_noise_check(&back, &c, err, sizeof(err)) == 0, "the same kernel and clock: accepted");
+	snprintf(back.build[0], sizeof(back.build[0]), "other");
+	CHECKF(fb_noise_check(&back, &c, err, sizeof(err)) == -1 && strstr(err, path) &&
+	       strstr(err, "calibrate on A/A rounds of BASE's kernel"),
+	       "another kernel build: refused naming the file (%.60s...)", err);
+	fb_cmp_free(&c);
+	unlink(path);
+	rmdir(dir);
+
+	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, &t) == 0 && t.p_greater < 1e-6 &&
+	      t.df == 108 && !t.high, "calibrated t: +1% at 0.1% spread is significant, 108 dof");
+	CHECK(fb_noise_test(&one, a, 5, a, 5, 0.001, &t) == 0 && fabs(t.p_greater - 0.5) < 1e-9,
+	      "calibrated t: no change, p 0.5");
+	b[0] = 150;
+	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, &t) == 0 && t.high,
+	      "rounds noisier than the calibration: their own (Welch) spread is used");
+	CHECKF(fabs(fb_noise_mde(0.01, 1e6, 0.01, 0.05) - (2.326 + 1.645) * 0.01) < 2e-4,
+	       "MDE at se 1%%, alpha 0.01, beta 0.05: %.4f", fb_noise_mde(0.01, 1e6, 0.01, 0.05));
+}
+
+/* ---- declared trades (expect.h) ---- */
+
+static void test_expect_parse(void)
+{
+	static const struct { const char *s; enum fb_exp_kind k; double pct; const char *kind; }
+	good[] = {
+		{ "kernfs_rwsem hold_p50 rise <= +40%", FB_EXP_RISE_LE, 40, "" },
+		{ "lock:kernfs_rwsem acquisitions fall >= 25%", FB_EXP_FALL_GE, 25, "lock" },
+		{ "nft_trans_alloc cmean fall <= -3.5%", FB_EXP_FALL_LE, 3.5, "" },
+		{ "x wall rise >= 2%", FB_EXP_RISE_GE, 2, "" },
+		{ "kernfs_activate calls drop-to 0", FB_EXP_DROP0, 100, "" },
+	};
+	static const char *const bad[] = {
+		"x y", "x y rise < 5%", "x y rise <= 5", "x y fall >= 0%", "x y rise <= -4%",
+		"bogus:x y rise <= 5%", "x y drop-to 1", "x y rise <= 5% extra", "x y fall >= 101%",
+		"x y sideways <= 5%",
+	};
+	struct fb_exp_line l;
+	char why[200];
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		CHECKF(fb_expect_parse_line(good[i].s, &l, why, sizeof(why)) == 0 &&
+		       l.k == good[i].k && fabs(l.pct - good[i].pct) < 1e-9 &&
+		       !strcmp(l.kind, good[i].kind), "expect line '%s' parses", good[i].s);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECKF(fb_expect_parse_line(bad[i], &l, why, sizeof(why)) == -1 && why[0],
+		       "expect line '%s' refused: %s", bad[i], why);
+}
+
+static void test_expect_file(void)
+{
+	char dir[] = "/tmp/fb-test-expect.XXXXXX", path[80], err[1024];
+	static struct fb_expect e;
+
+	CHECK(mkdtemp(dir) != NULL, "temp dir");
+	snprintf(path, sizeof(path), "%s/expect", dir);
+	tap_put(NULL, path, "a_func p50 fall >= 5%\n");
+	CHECKF(fb_expect_read(&e, path, err, sizeof(err)) == -1 && strstr(err, "expect:1: the "
+	       "first line must be 'foliobench-expect 1'"), "no header: FILE:1 (%s)", err);
+	tap_put(NULL, path, "foliobench-expect 1\n# a comment\n\na_func p50 fall 5%\n");
+	CHECKF(fb_expect_read(&e, path, err, sizeof(err)) == -1 && strstr(err, "expect:4: "),
+	       "bad line 4: FILE:4 (%s)", err);
+	tap_put(NULL, path, "foliobench-expect 1\na_func p50 fall >= 5%   # win\n"
+		"include more\n");
+	tap_put(dir, "more", "foliobench-expect 1\nb_func  p90\trise <= +3%\n");
+	CHECKF(fb_expect_read(&e, path, err, sizeof(err)) == 0 && e.n == 2 && e.nfiles == 2 &&
+	       e.l[1].line == 2 && strstr(fb_expect_file(&e, &e.l[1]), "/more") &&
+	       !strcmp(e.l[1].text, "b_func p90 rise <= +3%"),
+	       "include: 2 lines from 2 files, each with its file and line");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/more", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_expect_judge(void)
+{
+	struct fb_exp_line fall = { .k = FB_EXP_FALL_GE, .pct = 15 };
+	struct fb_exp_line rise = { .k = FB_EXP_RISE_LE, .pct = 40 };
+	struct fb_exp_line drop = { .k = FB_EXP_DROP0, .pct = 100 };
+	struct fb_exp_eval ex = { .exact = 1, .r = 0.5, .na = 5 };
+	struct fb_exp_eval ci = { .have_ci = 1, .lo = 0.7, .hi = 0.8, .lo99 = 0.65, .hi99 = 0.85,
+				  .na = 5 };
+
+	CHECK(fb_expect_judge(&fall, &ex) == FB_EXP_MET, "exact -50% meets fall >= 15%");
+	ex.r = 0.9;
+	CHECK(fb_expect_judge(&fall, &ex) == FB_EXP_FAILED, "exact -10% fails fall >= 15%");
+	CHECK(fb_expect_judge(&fall, &ci) == FB_EXP_MET, "interval -30..-20% meets fall >= 15%");
+	ci.lo = 0.8, ci.hi = 0.9, ci.lo99 = 0.78, ci.hi99 = 0.92;
+	CHECK(fb_expect_judge(&fall, &ci) == FB_EXP_UNKNOWN, "interval across -15%: unknown");
+	ci.lo = 0.95, ci.hi = 1.0, ci.lo99 = 0.9, ci.hi99 = 1.02;
+	CHECK(fb_expect_judge(&fall, &ci) == FB_EXP_FAILED, "a win that did not happen fails");
+	ci.lo = 1.2, ci.hi = 1.3, ci.lo99 = 1.18, ci.hi99 = 1.32;
+	CHECK(fb_expect_judge(&rise, &ci) == FB_EXP_MET, "+20..30% within rise <= +40%");
+	ci.lo = 1.45, ci.hi = 1.5, ci.lo99 = 1.42, ci.hi99 = 1.52;
+	CHECK(fb_expect_judge(&rise, &ci) == FB_EXP_FAILED, "+42..52% beyond rise <= +40%: fails");
+	ex.nb_nonzero = 0;
+	CHECK(fb_expect_judge(&drop, &ex) == FB_EXP_MET, "no NEW round with calls: drop-to 0 met");
+	ex.nb_nonzero = 1;
+	CHECK(fb_expect_judge(&drop, &ex) == FB_EXP_FAILED, "calls left in NEW: drop-to 0 fails");
+}
+
+/* the gate with an expectation and its JUnit XML, on synthetic rounds */
+static void test_expect_gate_junit(void)
+{
+	static struct fb_expect e = { .path = "synthetic", .n = 1 };
+	struct synth aa = { .sd = 0.01 }, reg = { .sd = 0.01, .shift = 0.2 };
+	struct fb_gate_opts o = defaults;
+	struct fb_gate gt = { 0 };
+	struct fb_cmp c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc, n = 0;
+
+	snprintf(e.l[0].row, sizeof(e.l[0].row), "a_func");
+	snprintf(e.l[0].metric, sizeof(e.l[0].metric), "p50");
+	snprintf(e.l[0].text, sizeof(e.l[0].text), "a_func p50 fall >= 10%%");
+	e.l[0].k = FB_EXP_FALL_GE;
+	e.l[0].pct = 10;
+	e.l[0].line = 2;
+	o.expect = &e;
+	rc = gate(&aa, 10, 10, &o, &gt, &c);
+	CHECKF(rc == FB_GATE_FAIL && gt.nexp_failed == 1 && find(&gt, "func:a_func:p50")->exp,
+	       "A/A with a declared 10%% win: fail (exit %d), the expectation not met", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	o.expect = NULL;
+	rc = gate(&reg, 10, 10, &o, &gt, &c);
+	f = open_memstream(&buf, &len);
+	CHECK(f && fb_junit_write(f, &gt, &c, &o) == 0 && fclose(f) == 0, "JUnit written");
+	for (const char *p = buf; p && (p = strstr(p, "<testcase ")); p++)
+		n++;
+	CHECKF(rc == FB_GATE_FAIL && n == gt.ng && strstr(buf, "<testsuites ") &&
+	       strstr(buf, "name=\"func:a_func:p50\">\n      <failure type=\"regression\" "
+		      "message=\"regressed beyond +5%: +") && strstr(buf, "% CI +"),
+	       "JUnit: %d testcases for %d gated metrics, a_func p50 a <failure> with its change",
+	       n, gt.ng);
+	free(buf);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	buf = NULL;
+	rc = gate(&aa, 3, 3, &o, &gt, &c);
+	f = open_memstream(&buf, &len);
+	CHECK(f && fb_junit_write(f, &gt, &c, &o) == 0 && fclose(f) == 0, "JUnit written");
+	CHECKF(rc == FB_GATE_UNKNOWN && strstr(buf, "<skipped message=\"unknown: ") &&
+	       !strstr(buf, "<failure"), "JUnit of an unknown gate (exit %d): <skipped> with the "
+	       "reason, no <failure>", rc);
+	free(buf);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
 int main(void)
 {
 	test_outcomes();
@@ -359,5 +543,10 @@ int main(void)
 	test_direction_and_tail();
 	test_seq();
 	test_cli();
+	test_noise();
+	test_expect_parse();
+	test_expect_file();
+	test_expect_judge();
+	test_expect_gate_junit();
 	return tap_done();
 }

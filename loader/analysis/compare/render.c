@@ -438,8 +438,8 @@ static void print_arm_tables(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 	static const char *const fh[] = { "Function", "Arm", "Calls", "Total", "Avg/call",
 					   "p50", "p90", "p99", "Delta", "Verdict" };
 	static const char *const lh[] = { "Lock", "Arm", "Acquisitions", "Contentions",
-					  "Wait total", "Wait avg", "Hold avg", "Hold p99", "Delta",
-					  "Verdict" };
+					  "Wait total", "Wait avg", "Hold p50", "Hold avg", "Hold p99",
+					  "Delta", "Verdict" };
 	static const char *const oh[] = { "Probe", "Arm", "Count", "Mean", "p99", "Delta", "Verdict" };
 	static const char *const wh[] = { "Workload", "Arm", "Wall time", "Ops", "Delta", "Verdict" };
 	static const struct {
@@ -447,12 +447,13 @@ static void print_arm_tables(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 		enum fb_row_kind kind;
 		int ncols, ndata;
 		const char *const *hdr;
-		int cols[6];
+		int cols[7];
 	} tabs[] = {
 		{ "Function probes: latency per call (Delta and verdict: Avg/call)", FB_ROW_FUNC,
 		  10, 6, fh, { 0, 1, 2, 3, 4, 5 } },
-		{ "Lock probes (Delta and verdict: Hold avg)", FB_ROW_LOCK, 10, 6, lh,
-		  { 0, 6, 1, 2, 3, 4 } },
+		{ "Lock probes (Delta and verdict: Hold avg, the mean hold; `gate` gates Hold p50, "
+		  "the median hold: a different number)", FB_ROW_LOCK, 11, 7, lh,
+		  { 0, 6, 1, 2, 7, 3, 4 } },
 		{ "Other probes (first statistic)", FB_ROW_OTHER, 7, 3, oh, { 0, 1, 2 } },
 		{ "Workloads: wall time (op counts: median per round)", FB_ROW_WORKLOAD, 6, 2, wh,
 		  { 0, -1 } },

@@ -384,6 +384,13 @@ double fb_t_sf(double t, double df)
 	return t >= 0 ? tail : 1 - tail;
 }
 
+double fb_f_sf(double f, double d1, double d2)
+{
+	if (!(f > 0))
+		return 1;
+	return inc_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}
+
 /* mean and variance of log(v); -1 on a value <= 0 */
 static int log_moments(const double *v, int n, double *mean, double *var)
 {

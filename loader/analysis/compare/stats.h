@@ -39,6 +39,8 @@ int fb_mann_whitney(const double *a, int na, const double *b, int nb, struct fb_
 
 /* Student's t distribution: P(T > t) with df degrees of freedom (df > 0). */
 double fb_t_sf(double t, double df);
+/* F distribution with d1, d2 degrees of freedom: P(F > f). */
+double fb_f_sf(double f, double d1, double d2);
 /*
  * Welch's t test on log values (a ratio test) for near-deterministic
  * rounds (icount guests), where ranks cannot reach a small p with a few

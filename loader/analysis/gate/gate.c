@@ -16,12 +16,14 @@
 #include "analysis/compare/compare.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
+#include "analysis/gate/junit.h"
 #include "util/cli.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS
 #define GATE_P50		FB_GATE_METRICS_P50
 #define GATE_TAIL		FB_GATE_METRICS_TAIL
 #define GATE_MAX_ALLOW		1024
+#define GATE_MAX_CAL		64
 
 static const char *state_name(enum fb_gm_state s)
 {
@@ -36,6 +38,21 @@ static const char *state_name(enum fb_gm_state s)
 	return "untested";
 }
 
+static const char *exp_state_name(enum fb_exp_state s)
+{
+	return s == FB_EXP_MET ? "declared" : s == FB_EXP_FAILED ? "NOT-MET" : "undecided";
+}
+
+/* "; thr +2.7%, MDE 2.7% (calibrated, 62 dof)" */
+static void print_mde(FILE *f, const struct fb_gated *g)
+{
+	if (!isfinite(g->mde))
+		return;
+	fprintf(f, "; thr %+.2g%%, MDE %.2g%% (%s)", g->dir * g->thr * 100, g->mde * 100,
+		g->nz ? (g->noise_high ? "calibrated; these rounds noisier: their own spread" :
+			 "calibrated noise") : "noise of these rounds");
+}
+
 static void print_gated(FILE *f, const struct fb_gated *g, double beta, int width)
 {
 	char a[40], b[40], d[24];
@@ -44,19 +61,24 @@ static void print_gated(FILE *f, const struct fb_gated *g, double beta, int widt
 	fb_fmt_value(m, m->base, a, sizeof(a));
 	fb_fmt_value(m, m->new, b, sizeof(b));
 	fb_fmt_pct(m->na && m->nb ? m->st.delta_pct : NAN, d, sizeof(d));
-	fprintf(f, "%-9s %-*s %12s -> %-12s %8s", state_name(g->state), width, g->id,
+	fprintf(f, "%-9s %-*s %12s -> %-12s %8s",
+		g->exp ? exp_state_name(g->exp_state) : state_name(g->state), width, g->id,
 		m->na ? a : "n/a", m->nb ? b : "n/a", d);
 	if (g->exact)
 		fprintf(f, "  (exact count%s)", g->dir ? "" : ", no declared direction");
-	else if (!g->tested)
+	else if (!g->tested && !g->have_ci)
 		fprintf(f, "  (%s)", g->why);
 	else if (g->have_ci)
-		fprintf(f, "  p=%.2g (Holm %.2g), %.0f%% CI %+.1f%%..%+.1f%%", g->p, g->p_adj,
-			(1 - 2 * beta) * 100, (g->lo - 1) * 100, (g->hi - 1) * 100);
+		fprintf(f, "  %s p=%.2g (Holm %.2g), %.0f%% CI %+.1f%%..%+.1f%%", g->test, g->p,
+			g->p_adj, (1 - 2 * beta) * 100, (g->lo - 1) * 100, (g->hi - 1) * 100);
 	else
-		fprintf(f, "  p=%.2g (Holm %.2g)", g->p, g->p_adj);
-	if (g->tested && g->state == FB_GM_UNDECIDED)
+		fprintf(f, "  %s p=%.2g (Holm %.2g)", g->test, g->p, g->p_adj);
+	if (g->exp)
+		fprintf(f, "; expected: %s", g->exp->text);
+	else if (g->tested && g->state == FB_GM_UNDECIDED)
 		fprintf(f, "; %s", g->why);
+	if (g->tested)
+		print_mde(f, g);
 	fputc('\n', f);
 }
 
@@ -68,8 +90,10 @@ static void print_need(FILE *f, const struct fb_gated *g, int width)
 		fputs("more rounds (noise not measurable)\n", f);
 	else if (g->need >= 100000)
 		fputs(">= 100000 rounds per side: the measured change sits at the threshold\n", f);
-	else
+	else if (g->need > (g->m->na > g->m->nb ? g->m->na : g->m->nb) + 1)
 		fprintf(f, "~%d rounds per side", g->need);
+	else	/* the estimate is at or below what was measured and still undecided */
+		fprintf(f, "more than %d rounds per side", g->need - 1);
 	if (g->need && g->need < 100000 && isfinite(g->cv_a) && isfinite(g->cv_b))
 		fprintf(f, " (measured CV %.1f%% BASE, %.1f%% NEW)\n", g->cv_a * 100,
 			g->cv_b * 100);
@@ -142,6 +166,12 @@ struct gate_cli {
 	char allow[GATE_MAX_ALLOW];
 	const char *bmf;
 	const char *history;	/* --history DB */
+	const char *noise_path;	/* --noise FILE: read, or written by --calibrate */
+	const char *expect_path;	/* --expect FILE */
+	const char *junit;	/* --junit FILE */
+	int calibrate;		/* --calibrate: the operands are A/A runs */
+	int ncal;
+	char *cal[GATE_MAX_CAL];
 };
 
 /* --looks FIRST,STEP,MAX */
@@ -158,7 +188,8 @@ static int parse_looks(const char *s, struct fb_seq *sq)
 	return 0;
 }
 
-enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY };
+enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY,
+       OPT_CALIBRATE, OPT_NOISE, OPT_EXPECT, OPT_JUNIT };
 
 static const struct argp_option gate_options[] = {
 	{ "max-regression", 'r', "PCT", 0, "the largest slowdown that passes, in percent "
@@ -176,6 +207,16 @@ static const struct argp_option gate_options[] = {
 	  "looks)", 0 },
 	{ "history", OPT_HISTORY, "DB", 0, "also fail when NEW starts a regressing step in "
 	  "the run history DB (`foliobench history`, docs/history.md); AB_DIR only", 0 },
+	{ "noise", OPT_NOISE, "FILE", 0, "per-row noise measured by --calibrate: a calibrated "
+	  "metric's threshold is the larger of --max-regression and its minimum detectable "
+	  "effect at the rounds used, and (icount) its test pools the calibrated spread", 0 },
+	{ "calibrate", OPT_CALIBRATE, NULL, 0, "measure per-row noise instead of gating: the "
+	  "operands are A/A ab directories (both arms one kernel); writes --noise FILE "
+	  "(default DIR/noise.json)", 0 },
+	{ "expect", OPT_EXPECT, "FILE", 0, "declared trades (kernel-patches/SERIES/expect): "
+	  "each declared change must happen within its bound, the rest is gated as usual", 0 },
+	{ "junit", OPT_JUNIT, "FILE", 0, "also write the verdict as JUnit XML (a testcase per "
+	  "gated metric; unknown is skipped)", 0 },
 	{ 0 },
 };
 
@@ -209,6 +250,18 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 	case OPT_HISTORY:
 		g->history = arg;
 		return 0;
+	case OPT_NOISE:
+		g->noise_path = arg;
+		return 0;
+	case OPT_CALIBRATE:
+		g->calibrate = 1;
+		return 0;
+	case OPT_EXPECT:
+		g->expect_path = arg;
+		return 0;
+	case OPT_JUNIT:
+		g->junit = arg;
+		return 0;
 	}
 	return 1;
 }
@@ -218,6 +271,14 @@ static error_t gate_parse(int key, char *arg, struct argp_state *state)
 	struct gate_cli *g = state->input;
 	int r;
 
+	if (key == ARGP_KEY_ARG && g->calibrate && g->ca.nops >= 2) {
+		if (g->ncal + g->ca.nops >= GATE_MAX_CAL) {
+			fb_err("gate: --calibrate takes at most %d directories", GATE_MAX_CAL);
+			return EINVAL;
+		}
+		g->cal[g->ncal++] = arg;
+		return 0;
+	}
 	if (key == ARGP_KEY_SUCCESS) {
 		g->o.alpha = g->sq.alpha = g->ca.alpha;
 		g->o.allow_missing = g->allow;
@@ -283,6 +344,50 @@ static int unusable(const struct fb_gate *gt, double alpha)
 	return 1;
 }
 
+/* "  FILE:LINE: TEXT (must fall at least): measured -0.1% (90% CI -0.3%..+0.1%)" */
+static void print_exp_line(FILE *f, const struct fb_expect *e, const struct fb_gated *x)
+{
+	const struct fb_metric *m = x->m;
+
+	fprintf(f, "  %s:%d: %s (%s): ", fb_expect_file(e, x->exp), x->exp->line, x->exp->text,
+		fb_expect_kind_name(x->exp->k));
+	if (!m->na || !m->nb)
+		fprintf(f, "no value in %s\n", m->na ? "NEW" : "BASE");
+	else if (x->exact || !x->have_ci)
+		fprintf(f, "measured %+.1f%%%s\n", m->base ? (m->new / m->base - 1) * 100 : 0.0,
+			x->exact ? " (exact)" : "");
+	else
+		fprintf(f, "measured %+.1f%% (interval %+.1f%%..%+.1f%%)\n",
+			m->base ? (m->new / m->base - 1) * 100 : 0.0, (x->lo - 1) * 100,
+			(x->hi - 1) * 100);
+}
+
+/* Declared trades not met, or not decided: one line each, naming the row. */
+static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o)
+{
+	for (int k = 0; k < 2; k++) {
+		enum fb_exp_state want = k ? FB_EXP_UNKNOWN : FB_EXP_FAILED;
+		int n = k ? gt->nexp_unknown : gt->nexp_failed;
+
+		if (!n)
+			continue;
+		fprintf(f, "gate: %s: %d declared change(s) %s:\n", k ? "UNKNOWN" : "FAIL", n,
+			k ? "not decided at these rounds" : "did not happen within their bound");
+		for (int i = 0; i < gt->ng; i++) {
+			const struct fb_gated *x = &gt->g[i];
+
+			if (x->exp && x->exp_state == want && !strcmp(x->exp->id, x->id))
+				print_exp_line(f, o->expect, x);
+		}
+		for (int i = 0; !k && i < o->expect->n; i++)
+			if (o->expect->l[i].absent && fb_expect_claim(&o->expect->l[i]))
+				fprintf(f, "  %s:%d: %s (%s): no row '%s' in these rounds\n",
+					fb_expect_file(o->expect, &o->expect->l[i]),
+					o->expect->l[i].line, o->expect->l[i].text,
+					fb_expect_kind_name(o->expect->l[i].k), o->expect->l[i].row);
+	}
+}
+
 static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o,
 			  int width)
 {
@@ -302,16 +407,18 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 			if (gt->g[i].state == FB_GM_LOST)
 				fprintf(f, "  %s: %s\n", gt->g[i].id, gt->g[i].why);
 	}
-	if (gt->outcome == FB_GATE_UNKNOWN) {
+	print_expect(f, gt, o);
+	if (gt->outcome == FB_GATE_UNKNOWN && gt->nundecided) {
 		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics undecided: too noisy to tell a "
 			"%g%% regression from none; not shown safe.  Rounds the measured noise "
 			"needs to decide:\n", gt->nundecided, gt->ng, thr);
 		for (int i = 0; i < gt->ng; i++)
-			if (gt->g[i].state == FB_GM_UNDECIDED)
+			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp)
 				print_need(f, &gt->g[i], width);
 	} else if (gt->outcome == FB_GATE_PASS) {
-		fprintf(f, "gate: pass: every gated metric lies below +%g%% (%d tested)\n", thr,
-			gt->ntested);
+		fprintf(f, "gate: pass: every gated metric lies below +%g%% or its calibrated "
+			"threshold (%d tested)%s\n", thr, gt->ntested,
+			o->expect ? ", every declared change happened within its bound" : "");
 	}
 }
 
@@ -333,8 +440,22 @@ static int look_of(const struct fb_seq *sq, const struct fb_cmp *c)
  * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
  * line on stderr; *decision gets the sequential decision.
  */
+static void write_junit(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
+			const struct fb_gate_opts *o)
+{
+	FILE *j = fopen(path, "w");
+
+	if (!j || fb_junit_write(j, gt, c, o) || fclose(j)) {
+		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
+			"stands\n", path, (int)gt->outcome);
+		if (j)
+			fclose(j);
+	}
+}
+
 static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
-		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision)
+		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision,
+		       const char *junit)
 {
 	struct fb_gate_opts ok = *o;
 	struct fb_gate gt = { 0 };
@@ -372,6 +493,8 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		print_gated(f, &gt.g[i], ok.beta, width);
 	print_verdict(f, &gt, &ok, width);
 	ret = (int)gt.outcome;
+	if (junit)
+		write_junit(junit, &gt, c, &ok);
 	if (k && *decision == FB_SEQ_CONTINUE)
 		fprintf(f, "gate: undecided at look %d: continue to %d rounds per side\n", k,
 			fb_seq_rounds(sq, k + 1));
@@ -401,7 +524,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		d = FB_SEQ_UNKNOWN;
 	} else if ((o.metrics = fb_gate_metrics_for(&c, NULL)),
 		   (o.thr_pct = fb_gate_thr_for(&c, -1)),
-		   gate_report(f, &c, &o, sq, look, &d) == 2) {
+		   gate_report(f, &c, &o, sq, look, &d, NULL) == 2) {
 		d = FB_SEQ_UNKNOWN;
 	}
 	fb_cmp_free(&c);
@@ -427,6 +550,91 @@ static int gate_history(const struct gate_cli *g, int ret)
 	       h == 3 && ret == FB_GATE_PASS ? FB_GATE_UNKNOWN : ret;
 }
 
+/* --noise and --expect: read, and checked against these rounds; 0 or -1 (said why) */
+static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
+{
+	struct fb_noise *nz;
+	char err[1024];
+
+	if (g->noise_path) {
+		nz = calloc(1, sizeof(*nz));
+		g->o.noise = nz;
+		if (!nz || fb_noise_read(nz, g->noise_path, err, sizeof(err)) ||
+		    fb_noise_check(nz, c, err, sizeof(err)))
+			goto bad;
+	}
+	if (g->expect_path) {
+		g->o.expect = calloc(1, sizeof(*g->o.expect));
+		if (!g->o.expect || fb_expect_read(g->o.expect, g->expect_path, err, sizeof(err)) ||
+		    fb_expect_resolve(g->o.expect, c, err, sizeof(err)))
+			goto bad;
+	}
+	return 0;
+bad:
+	if (!g->o.expect && g->expect_path)
+		snprintf(err, sizeof(err), "out of memory");
+	fb_one_line(err);
+	fb_err("gate: %s", err);
+	return -1;
+}
+
+/* --calibrate DIR...: each an A/A ab directory; writes the noise file */
+static int gate_calibrate(struct gate_cli *g)
+{
+	struct fb_noise *nz = calloc(1, sizeof(*nz));
+	char *dirs[GATE_MAX_CAL], out[600], err[1024];
+	int n = 0, ret = 2;
+
+	for (int i = 0; i < g->ca.nops; i++)
+		dirs[n++] = g->ca.ops[i];
+	for (int i = 0; i < g->ncal; i++)
+		dirs[n++] = g->cal[i];
+	if (!nz || !n) {
+		fb_err("gate: --calibrate wants one or more A/A ab directories");
+		goto out;
+	}
+	for (int i = 0; i < n; i++) {
+		struct fb_cmp c;
+		int bad = fb_cmp_open(&c, 1, &dirs[i], g->ca.base_arm, g->ca.new_arm,
+				      FB_CMP_DEFAULT_ALPHA, FB_CMP_DEFAULT_MIN_EFFECT,
+				      FB_CMP_QUIET_BASE | FB_CMP_QUIET_NEW, err,
+				      sizeof(err));
+
+		if (!bad && c.base.n && c.new.n &&
+		    strcmp(c.base.r[0]->host.build_id, c.new.r[0]->host.build_id)) {
+			snprintf(err, sizeof(err), "%s: not an A/A run: BASE is kernel build %.12s, "
+				 "NEW %.12s", dirs[i], c.base.r[0]->host.build_id,
+				 c.new.r[0]->host.build_id);
+			bad = 1;
+		}
+		bad = bad || fb_noise_add(nz, &c, err, sizeof(err));
+		fb_cmp_free(&c);
+		if (bad) {
+			fb_one_line(err);
+			fb_err("gate: %s", err);
+			goto out;
+		}
+	}
+	snprintf(out, sizeof(out), "%s%s", g->noise_path ? g->noise_path : dirs[0],
+		 g->noise_path ? "" : "/noise.json");
+	if (fb_noise_write(nz, out)) {
+		fb_err("gate: cannot write %s", out);
+		goto out;
+	}
+	printf("gate: calibrated %d metrics from %d rounds in %d A/A run(s) of kernel %s "
+	       "(build %.12s), %s clock -> %s\n", nz->nent, nz->rounds, nz->groups, nz->release,
+	       nz->build[0], fb_clock_name(nz->clock), out);
+	for (int i = 0; i < nz->nent; i++)
+		if (fb_gate_match(nz->e[i].id, nz->clock == FB_CLOCK_ICOUNT ?
+				  FB_GATE_METRICS_ICOUNT : FB_GATE_METRICS))
+			printf("  %-44s spread %.3g%% (%d rounds, %d dof)\n", nz->e[i].id,
+			       fb_noise_spread(&nz->e[i]) * 100, nz->e[i].n, nz->e[i].dof);
+	ret = 0;
+out:
+	free(nz);
+	return ret;
+}
+
 int cmd_gate(int argc, char **argv)
 {
 	struct gate_cli g = {
@@ -442,6 +650,8 @@ int cmd_gate(int argc, char **argv)
 	ret = fb_argp_parse_shared(&gate_argp, &g, &fb_cmp_argp, &g.ca, argc, argv, NULL);
 	if (ret)
 		return ret == 1 ? 0 : 2;
+	if (g.calibrate)
+		return gate_calibrate(&g);
 	ret = 2;
 	if (fb_cmp_open_args(&c, &g.ca))
 		goto out;
@@ -449,7 +659,9 @@ int cmd_gate(int argc, char **argv)
 		goto out;
 	g.o.metrics = fb_gate_metrics_for(&c, g.o.metrics);
 	g.o.thr_pct = fb_gate_thr_for(&c, g.o.thr_pct);
-	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d);
+	if (gate_inputs(&g, &c))
+		goto out;
+	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit);
 	if (g.history && ret != 2)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
@@ -458,6 +670,8 @@ int cmd_gate(int argc, char **argv)
 			"stands\n", g.bmf, ret);
 out:
 	fb_cmp_free(&c);
+	free((void *)g.o.noise);
+	free(g.o.expect);
 	fflush(stdout);
 	return ret;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * gatemodel.c - the gate as a pure function of the comparison model
- * (gatemodel.h): per gated metric a state (ok, regressed, lost, undecided,
+ * (gate.h): per gated metric a state (ok, regressed, lost, undecided,
  * reported, untested), Holm-Bonferroni over the tested metrics, the gate's
  * outcome (pass, fail, unknown), and the sequential looks of
  * `ab --until-decided`.  No I/O.  Rules and measurements: docs/compare.md.
@@ -85,6 +85,8 @@ static int rounds_needed(const struct fb_gated *x, double alpha, double beta, in
 		return GATE_MAX_NEED;
 	while (n < GATE_MAX_NEED && exact_min_p((int)n) >= alpha / (family > 0 ? family : 1))
 		n++;
+	/* undecided at the rounds measured: never hint at fewer than one more */
+	n = fmax(n, (x->m->na > x->m->nb ? x->m->na : x->m->nb) + 1);
 	return n < GATE_MIN_ROUNDS ? GATE_MIN_ROUNDS : (int)n;
 }
 
@@ -119,7 +121,7 @@ static void eval_exact(struct fb_gated *x, double thr)
 
 	x->exact = 1;
 	x->p = x->p_adj = 0;
-	x->lo = x->hi = r;
+	x->lo = x->hi = x->lo99 = x->hi99 = r;
 	if (!x->dir)
 		x->state = r == 1 ? FB_GM_OK : FB_GM_REPORTED;
 	else if (x->dir > 0 ? r - 1 > thr : 1 - r > thr)
@@ -128,65 +130,85 @@ static void eval_exact(struct fb_gated *x, double thr)
 		x->state = FB_GM_OK;
 }
 
-/* The test of a metric with rounds enough on both sides: p, interval, regressed or not. */
-static void eval_test(struct fb_gated *x, const struct fb_cmp *c, const struct fb_gate_opts *o,
-		      double thr)
+/* icount rounds with a calibrated spread: the pooled t test and its interval */
+static int eval_calibrated(struct fb_gated *x, double beta, struct fb_mwu *u)
 {
-	double alpha = o->alpha, lo99, hi99;
+	const struct fb_metric *m = x->m;
+	struct fb_noise_test t;
+	double q, q99;
+
+	if (fb_noise_test(x->nz, m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &t))
+		return -1;
+	u->p_greater = t.p_greater;
+	u->p_less = t.p_less;
+	x->noise_high = t.high;
+	q = fb_t_quantile(beta, t.df);
+	q99 = fb_t_quantile(0.005, t.df);
+	x->lo = exp(t.d - q * t.se);
+	x->hi = exp(t.d + q * t.se);
+	x->lo99 = exp(t.d - q99 * t.se);
+	x->hi99 = exp(t.d + q99 * t.se);
+	x->have_ci = 1;
+	x->test = "calibrated-t";
+	return 0;
+}
+
+/* The rank or t test and the (1 - 2 beta) and 99% intervals; -1 if no test. */
+static int eval_test(struct fb_gated *x, const struct fb_cmp *c, const struct fb_gate_opts *o)
+{
 	const struct fb_metric *m = x->m;
 	struct fb_mwu u;
 
-	if (fb_cmp_icount(c)) {
+	if (fb_cmp_icount(c) && x->nz) {
+		if (eval_calibrated(x, o->beta, &u))
+			return -1;
+		x->min_p = 0;
+	} else if (fb_cmp_icount(c)) {
 		/*
 		 * instruction counts: rounds differ by 0.1% (interrupts), ranks of
 		 * 3-5 rounds cannot reach alpha; Welch on logs with a 0.1% floor
 		 */
 		if (fb_welch_log(m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &u))
-			return;
+			return -1;
 		x->min_p = 0;
+		x->test = "welch-log";
 	} else {
 		if (fb_mann_whitney(m->a, m->na, m->b, m->nb, &u))
-			return;
+			return -1;
 		x->min_p = fb_gate_min_p(m->a, m->na, m->b, m->nb);
+		x->test = "mann-whitney";
 	}
 	x->tested = 1;
 	x->p = x->dir > 0 ? u.p_greater : u.p_less;
+	if (x->have_ci)
+		return 0;
 	x->have_ci = fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 1 - 2 * o->beta,
 					   FB_BOOT_ITERS, FB_BOOT_SEED, &x->lo, &x->hi) == 0;
-	if (!x->have_ci) {
-		/* base median 0: a regression from nothing; rank test only */
-		if (x->p < alpha && x->dir * (m->new - m->base) > 0)
-			x->state = FB_GM_REGRESSED;
-		return;
-	}
+	if (!x->have_ci)
+		return 0;
 	/* could the change be as large as the threshold?  wide (99%) interval */
 	if (fb_bootstrap_ratio_ci(m->a, m->na, m->b, m->nb, 0.99, FB_BOOT_ITERS,
-				  FB_BOOT_SEED, &lo99, &hi99)) {
-		lo99 = x->lo;
-		hi99 = x->hi;
+				  FB_BOOT_SEED, &x->lo99, &x->hi99)) {
+		x->lo99 = x->lo;
+		x->hi99 = x->hi;
 	}
-	lo99 = fmin(lo99, x->lo);
-	hi99 = fmax(hi99, x->hi);
-	/*
-	 * The rank test (Holm-corrected in holm()) is what bounds false alarms;
-	 * a bootstrap interval of medians from ~10 rounds is too coarse to be a
-	 * second significance test, so it only gives the direction and the
-	 * reach of the effect.
-	 */
-	if (x->p < alpha && (x->dir > 0 ? m->new > m->base && hi99 >= 1 + thr :
-			     m->new < m->base && lo99 <= 1 - thr))
-		x->state = FB_GM_REGRESSED;
+	x->lo99 = fmin(x->lo99, x->lo);
+	x->hi99 = fmax(x->hi99, x->hi);
+	return 0;
 }
 
 /* Everything but Holm: sets state for the metrics outside the tested family. */
 static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct fb_gate_opts *o)
 {
 	const struct fb_metric *m = x->m;
-	double thr = o->thr_pct / 100;
+	double thr = x->thr;
 
 	x->dir = fb_metric_dir(m);
 	x->p = x->p_adj = x->min_p = 1;
-	x->lo = x->hi = x->cv_a = x->cv_b = NAN;
+	x->lo = x->hi = x->lo99 = x->hi99 = x->cv_a = x->cv_b = NAN;
+	x->exact = x->tested = x->have_ci = x->noise_high = x->need = 0;
+	x->why[0] = 0;
+	x->test = NULL;
 	x->state = FB_GM_UNDECIDED;
 	if (!m->na) {
 		x->state = FB_GM_UNTESTED;
@@ -227,7 +249,23 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 			 GATE_MIN_ROUNDS);
 		return;
 	}
-	eval_test(x, c, o, thr);
+	if (eval_test(x, c, o))
+		return;
+	if (!x->have_ci) {
+		/* base median 0: a regression from nothing; rank test only */
+		if (x->p < o->alpha && x->dir * (m->new - m->base) > 0)
+			x->state = FB_GM_REGRESSED;
+		return;
+	}
+	/*
+	 * The test (Holm-corrected in holm()) is what bounds false alarms; a
+	 * bootstrap interval of medians from ~10 rounds is too coarse to be a
+	 * second significance test, so it only gives the direction and the
+	 * reach of the effect.
+	 */
+	if (x->p < o->alpha && (x->dir > 0 ? m->new > m->base && x->hi99 >= 1 + thr :
+				m->new < m->base && x->lo99 <= 1 - thr))
+		x->state = FB_GM_REGRESSED;
 }
 
 static int cmp_p(const void *x, const void *y)
@@ -264,8 +302,10 @@ static int holm(struct fb_gate *gt, double alpha)
 }
 
 /* A tested metric that did not regress: decided ok, or undecided with rounds needed. */
-static void settle(struct fb_gated *x, double alpha, double beta, int family, double thr)
+static void settle(struct fb_gated *x, double alpha, double beta, int family)
 {
+	double thr = x->thr;
+
 	int safe = x->have_ci && (x->dir > 0 ? x->hi < 1 + thr : x->lo > 1 - thr);
 
 	x->can_fail = x->min_p < alpha / family;
@@ -297,6 +337,11 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 	for (int i = 0; i < gt->ng; i++) {
 		const struct fb_gated *x = &gt->g[i];
 
+		if (x->exp) {	/* declared: its expectation decides */
+			gt->nexp_failed += x->exp_state == FB_EXP_FAILED;
+			gt->nexp_unknown += x->exp_state == FB_EXP_UNKNOWN;
+			continue;
+		}
 		gt->nreg += x->state == FB_GM_REGRESSED;
 		gt->nlost += x->state == FB_GM_LOST;
 		gt->nundecided += x->state == FB_GM_UNDECIDED;
@@ -304,16 +349,129 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 		any_fail |= x->tested && x->can_fail;
 	}
 	gt->ntested = family;
-	if (gt->nreg || gt->nlost) {
+	if (gt->nreg || gt->nlost || gt->nexp_failed) {
 		gt->outcome = FB_GATE_FAIL;
 		return;
 	}
-	gt->outcome = gt->nundecided ? FB_GATE_UNKNOWN : FB_GATE_PASS;
+	gt->outcome = gt->nundecided || gt->nexp_unknown ? FB_GATE_UNKNOWN : FB_GATE_PASS;
 	if (family && !exact_dir && !any_fail) {
 		gt->cannot = 1;
 		for (gt->need_min = 2; exact_min_p(gt->need_min) >= alpha / family; gt->need_min++)
 			;
 	}
+}
+
+/* x is gated (--metrics) or named by an expectation; 1 if kept */
+static int select_metric(struct fb_gated *x, const struct fb_gate_opts *o)
+{
+	x->gated = fb_gate_match(x->id, o->metrics);
+	x->exp = NULL;
+	for (int i = 0; o->expect && i < o->expect->n && !x->exp; i++)
+		if (!o->expect->l[i].absent && !strcmp(o->expect->l[i].id, x->id))
+			x->exp = &o->expect->l[i];
+	x->nz = fb_metric_dir(x->m) ? fb_noise_find(o->noise, x->id) : NULL;
+	x->thr = o->thr_pct / 100;
+	return x->gated || x->exp;
+}
+
+/*
+ * Minimum detectable effect at these rounds: from the calibrated spread
+ * when there is one (the floor of icount included), else from these
+ * rounds' own spread (a calibration entry with no rounds).
+ */
+static double row_mde(const struct fb_gated *x, const struct fb_cmp *c, double alpha,
+		      double beta)
+{
+	const struct fb_metric *m = x->m;
+	struct fb_noise_entry none = { .dof = 0 };
+	struct fb_noise_test t;
+	double fl = fb_cmp_icount(c) ? FB_ICOUNT_FLOOR : 0, se, df, mde;
+
+	if (m->na < 2 || m->nb < 2)
+		return NAN;
+	if (x->nz) {
+		se = fmax(fb_noise_spread(x->nz), fl) * sqrt(1.0 / m->na + 1.0 / m->nb);
+		df = x->nz->dof + m->na + m->nb - 2;
+	} else if (!fb_noise_test(&none, m->a, m->na, m->b, m->nb, fl, &t)) {
+		se = t.se;
+		df = t.df;
+	} else {
+		return NAN;
+	}
+	mde = fb_noise_mde(se, df, alpha, beta);
+	if (!fb_cmp_icount(c))
+		mde *= sqrt(M_PI / 3);	/* the rank test's efficiency against t: 3/pi */
+	return expm1(mde);
+}
+
+/* Calibrated rows: threshold = max(--max-regression, their MDE at these rounds). */
+static void calibrated_thresholds(struct fb_gate *gt, const struct fb_cmp *c,
+				  const struct fb_gate_opts *o)
+{
+	int family = 0;
+
+	for (int i = 0; i < gt->ng; i++)
+		family += gt->g[i].tested && gt->g[i].gated;
+	for (int i = 0; i < gt->ng; i++) {
+		struct fb_gated *x = &gt->g[i];
+		double mde;
+
+		if (!x->nz || !x->tested)
+			continue;
+		mde = row_mde(x, c, o->alpha / (family ? family : 1), o->beta);
+		if (isfinite(mde) && mde > x->thr) {
+			x->thr = mde;
+			eval_metric(x, c, o);
+		}
+	}
+}
+
+static void judge_expect(struct fb_gated *x)
+{
+	const struct fb_metric *m = x->m;
+	struct fb_exp_eval v = { .exact = x->exact, .have_ci = x->have_ci, .r = x->lo,
+				 .lo = x->lo, .hi = x->hi, .lo99 = x->lo99, .hi99 = x->hi99,
+				 .na = m->na };
+
+	for (int j = 0; j < m->nb; j++)
+		v.nb_nonzero += m->b[j] != 0;
+	if (x->exp->k == FB_EXP_DROP0 && m->na && m->base == 0)
+		v.na = 0;	/* nothing to drop */
+	x->exp_state = fb_expect_judge(x->exp, &v);
+	if (x->exp_state == FB_EXP_UNKNOWN && fb_expect_claim(x->exp) && (!m->na || !m->nb))
+		x->exp_state = FB_EXP_FAILED;	/* a claimed change with nothing measured */
+}
+
+/* Declared trades: each expectation's metric, and what a drop to 0 takes along. */
+static void apply_expect(struct fb_gate *gt)
+{
+	for (int i = 0; i < gt->ng; i++) {
+		struct fb_gated *x = &gt->g[i];
+
+		if (x->exp)
+			judge_expect(x);
+	}
+	for (int i = 0; i < gt->ng; i++) {
+		const struct fb_gated *d = &gt->g[i];
+
+		if (!d->exp || d->exp->k != FB_EXP_DROP0 || d->exp_state != FB_EXP_MET)
+			continue;
+		/* the row is gone in NEW: its lost latencies are the declared drop */
+		for (int k = 0; k < gt->ng; k++)
+			if (gt->g[k].row == d->row && !gt->g[k].exp &&
+			    gt->g[k].state == FB_GM_LOST) {
+				gt->g[k].exp = d->exp;
+				gt->g[k].exp_state = FB_EXP_MET;
+			}
+	}
+}
+
+static void mdes(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gate_opts *o,
+		 int family)
+{
+	for (int i = 0; i < gt->ng; i++)
+		gt->g[i].mde = gt->g[i].tested ?
+			row_mde(&gt->g[i], c, o->alpha / (family ? family : 1), o->beta) : NAN;
 }
 
 int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gate_opts *o,
@@ -322,6 +480,8 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 	int n = 0, family;
 
 	memset(gt, 0, sizeof(*gt));
+	if (o->expect && fb_expect_resolve(o->expect, c, err, errlen))
+		return -1;
 	for (int i = 0; i < c->nrows; i++)
 		n += c->rows[i].nm;
 	gt->g = fb_calloc_err((size_t)n + 1, sizeof(*gt->g), err, errlen);
@@ -331,20 +491,24 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 		for (int k = 0; k < c->rows[i].nm; k++) {
 			struct fb_gated *x = &gt->g[gt->ng];
 
+			memset(x, 0, sizeof(*x));
 			fb_metric_id(&c->rows[i], c->rows[i].m[k], x->id, sizeof(x->id));
-			if (!fb_gate_match(x->id, o->metrics))
-				continue;
 			x->row = &c->rows[i];
 			x->m = c->rows[i].m[k];
-			gt->ng++;
+			gt->ng += select_metric(x, o);
 		}
 	if (!gt->ng) {
 		snprintf(err, errlen, "--metrics '%s' matches no metric (ids: `foliobench compare "
 			 "--format csv`)", o->metrics);
 		return -1;
 	}
-	for (int i = 0; i < gt->ng; i++)
+	for (int i = 0; i < gt->ng; i++) {
 		eval_metric(&gt->g[i], c, o);
+		gt->g[i].tested &= gt->g[i].gated;	/* only gated metrics are in the family */
+	}
+	calibrated_thresholds(gt, c, o);
+	for (int i = 0; i < gt->ng; i++)
+		gt->g[i].tested &= gt->g[i].gated;
 	family = holm(gt, o->alpha);
 	if (family < 0) {
 		snprintf(err, errlen, "out of memory");
@@ -352,9 +516,13 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 	}
 	for (int i = 0; i < gt->ng; i++)
 		if (gt->g[i].tested)
-			settle(&gt->g[i], o->alpha, o->beta, family, o->thr_pct / 100);
+			settle(&gt->g[i], o->alpha, o->beta, family);
 		else if (gt->g[i].state == FB_GM_UNDECIDED)
 			gt->g[i].need = GATE_MIN_ROUNDS;
+	mdes(gt, c, o, family);
+	apply_expect(gt);
+	for (int i = 0; o->expect && i < o->expect->n; i++)	/* rows not in these rounds */
+		gt->nexp_failed += o->expect->l[i].absent && fb_expect_claim(&o->expect->l[i]);
 	outcome(gt, family, o->alpha);
 	return 0;
 }

@@ -20,6 +20,8 @@
 
 #include "analysis/compare/cmpmodel.h"
 #include "analysis/compare/gatedefs.h"
+#include "analysis/gate/expect.h"
+#include "analysis/gate/noise.h"
 
 #define FB_GATE_ALPHA		0.01	/* family-wise false fails (Holm) */
 #define FB_GATE_BETA		0.05	/* false passes at the threshold, per metric */
@@ -46,6 +48,8 @@ struct fb_gate_opts {
 	double beta;			/* per metric false passes of a threshold-sized
 					 * regression: pass needs the (1 - 2 beta) CI */
 	double thr_pct;			/* --max-regression */
+	const struct fb_noise *noise;	/* --noise: per-row spread, or NULL */
+	struct fb_expect *expect;	/* --expect: declared trades, or NULL */
 };
 
 struct fb_gated {
@@ -65,12 +69,22 @@ struct fb_gated {
 	double cv_a, cv_b;	/* robust round-to-round CV (1.4826 MAD / median) */
 	int need;		/* rounds per side the measured noise needs; 0 unknown */
 	char why[120];
+	const char *test;	/* the test behind p: "welch-log", "calibrated-t", "mann-whitney" */
+	const struct fb_noise_entry *nz;	/* calibrated noise of this metric, or NULL */
+	int noise_high;		/* these rounds were noisier than the calibration */
+	double thr;		/* this metric's threshold (ratio - 1) */
+	double mde;		/* minimum detectable effect at these rounds (ratio - 1) */
+	double lo99, hi99;	/* 99% interval, for expectations */
+	const struct fb_exp_line *exp;	/* its expectation, or NULL */
+	enum fb_exp_state exp_state;
+	int gated;		/* matched --metrics (else only named by an expectation) */
 };
 
 struct fb_gate {
 	int ng;
 	struct fb_gated *g;
 	int ntested, nreg, nlost, nundecided;
+	int nexp_failed, nexp_unknown;	/* expectations not met / not decided */
 	int cannot;		/* no gated metric could ever fail: exit 2 */
 	int need_min;		/* with cannot: rounds per side to be able to fail */
 	enum fb_gate_outcome outcome;

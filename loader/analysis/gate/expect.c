@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * expect.c - the expectations file of `gate --expect` (expect.h): syntax,
+ * resolution against the rounds' rows, and the verdict of one line.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/gate/expect.h"
+
+#define EXP_MAX_LINE	512
+
+static const struct {
+	const char *dir, *op;
+	enum fb_exp_kind k;
+} kinds[] = {
+	{ "rise", "<=", FB_EXP_RISE_LE }, { "rise", ">=", FB_EXP_RISE_GE },
+	{ "fall", ">=", FB_EXP_FALL_GE }, { "fall", "<=", FB_EXP_FALL_LE },
+};
+
+const char *fb_expect_kind_name(enum fb_exp_kind k)
+{
+	switch (k) {
+	case FB_EXP_RISE_LE:	return "may rise up to";
+	case FB_EXP_RISE_GE:	return "must rise at least";
+	case FB_EXP_FALL_GE:	return "must fall at least";
+	case FB_EXP_FALL_LE:	return "may fall up to";
+	case FB_EXP_DROP0:	break;
+	}
+	return "must drop to 0";
+}
+
+/* "+40%", "40%", "-15%" (sign must match dir); pct > 0 */
+static int parse_pct(const char *s, int rise, double *pct, char *why, size_t len)
+{
+	char *end;
+	double v;
+
+	if ((*s == '+' && !rise) || (*s == '-' && rise)) {
+		snprintf(why, len, "bound '%s': a %s takes %s", s, rise ? "rise" : "fall",
+			 rise ? "+P%" : "P% or -P%");
+		return -1;
+	}
+	s += *s == '+' || *s == '-';
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || strcmp(end, "%") || !isfinite(v) || v <= 0 ||
+	    v > (rise ? 1000 : 100) || !isdigit((unsigned char)*s)) {
+		snprintf(why, len, "bound '%s' is not a percentage in (0, %d]%%", s,
+			 rise ? 1000 : 100);
+		return -1;
+	}
+	*pct = v;
+	return 0;
+}
+
+/* ROW or KIND:ROW */
+static int parse_row(const char *s, struct fb_exp_line *l, char *why, size_t len)
+{
+	const char *colon = strchr(s, ':');
+
+	l->kind[0] = 0;
+	if (colon) {
+		int known = 0;
+
+		if ((size_t)(colon - s) >= sizeof(l->kind)) {
+			snprintf(why, len, "row kind in '%.60s' too long", s);
+			return -1;
+		}
+		snprintf(l->kind, sizeof(l->kind), "%.*s", (int)(colon - s), s);
+		for (int k = 0; k < FB_ROW_NKINDS; k++)
+			known |= !strcmp(l->kind, fb_row_kind_name((enum fb_row_kind)k));
+		if (!known) {
+			snprintf(why, len, "unknown row kind '%s' (func, lock, workload, ...)",
+				 l->kind);
+			return -1;
+		}
+		s = colon + 1;
+	}
+	if (!*s || strlen(s) >= sizeof(l->row)) {
+		snprintf(why, len, "row name '%.60s' empty or too long", s);
+		return -1;
+	}
+	snprintf(l->row, sizeof(l->row), "%s", s);
+	return 0;
+}
+
+int fb_expect_parse_line(const char *s, struct fb_exp_line *l, char *why, size_t len)
+{
+	char row[128], metric[64], dir[16], op[16], bound[32], extra[8];
+	int n = sscanf(s, "%127s %63s %15s %15s %31s %7s", row, metric, dir, op, bound, extra);
+
+	if (n == 4 && !strcmp(dir, "drop-to")) {
+		if (strcmp(op, "0")) {
+			snprintf(why, len, "drop-to takes 0, not '%s'", op);
+			return -1;
+		}
+		l->k = FB_EXP_DROP0;
+		l->pct = 100;
+	} else if (n == 5) {
+		size_t i;
+
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (!strcmp(dir, kinds[i].dir) && !strcmp(op, kinds[i].op))
+				break;
+		if (i == sizeof(kinds) / sizeof(kinds[0])) {
+			snprintf(why, len, "'%s %s': want rise <=, rise >=, fall >=, fall <= or "
+				 "drop-to 0", dir, op);
+			return -1;
+		}
+		l->k = kinds[i].k;
+		if (parse_pct(bound, dir[0] == 'r', &l->pct, why, len))
+			return -1;
+	} else {
+		snprintf(why, len, "want 'ROW METRIC rise|fall <=|>= P%%' or 'ROW METRIC "
+			 "drop-to 0'");
+		return -1;
+	}
+	if (strlen(metric) >= sizeof(l->metric)) {
+		snprintf(why, len, "metric name too long");
+		return -1;
+	}
+	snprintf(l->metric, sizeof(l->metric), "%s", metric);
+	return parse_row(row, l, why, len);
+}
+
+/* strips a comment and surrounding blanks in place; returns the start */
+static char *trim(char *s)
+{
+	char *h = strchr(s, '#'), *e;
+
+	if (h)
+		*h = 0;
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* s with each run of blanks made one space */
+static void squeeze(char *out, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	for (; *s && n + 1 < len; s++)
+		if (!isspace((unsigned char)*s) || (n && out[n - 1] != ' '))
+			out[n++] = isspace((unsigned char)*s) ? ' ' : *s;
+	out[n] = 0;
+}
+
+const char *fb_expect_file(const struct fb_expect *e, const struct fb_exp_line *l)
+{
+	return l->file >= 0 && l->file < e->nfiles ? e->files[l->file] : e->path;
+}
+
+static int read_file(struct fb_expect *e, const char *path, int depth, char *err,
+		     size_t errlen);
+
+/* `include PATH`, relative to the including file's directory */
+static int include(struct fb_expect *e, int fi, int ln, const char *arg, int depth,
+		   char *err, size_t errlen)
+{
+	const char *from = e->files[fi], *slash = strrchr(from, '/');
+	char path[600];
+
+	if (depth >= 2 || e->nfiles >= FB_EXPECT_MAX_FILES) {
+		snprintf(err, errlen, "%s:%d: include nested too deep or more than %d files", from,
+			 ln, FB_EXPECT_MAX_FILES);
+		return -1;
+	}
+	if (arg[0] == '/' || !slash)
+		snprintf(path, sizeof(path), "%s", arg);
+	else
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, arg);
+	if (access(path, R_OK)) {
+		snprintf(err, errlen, "%s:%d: include %s: %s", from, ln, path, strerror(errno));
+		return -1;
+	}
+	return read_file(e, path, depth + 1, err, errlen);
+}
+
+static int read_lines(struct fb_expect *e, int fi, FILE *f, int depth, char *err,
+		      size_t errlen)
+{
+	char buf[EXP_MAX_LINE + 2], why[200];
+	const char *path = e->files[fi];
+	int ln = 0, header = 0, before = e->n;
+
+	while (fgets(buf, sizeof(buf), f)) {
+		char *s;
+
+		ln++;
+		if (!strchr(buf, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%d: line longer than %d characters", path, ln,
+				 EXP_MAX_LINE);
+			return -1;
+		}
+		s = trim(buf);
+		if (!*s)
+			continue;
+		if (!header) {
+			int v;
+			char tail;
+
+			if (sscanf(s, FB_EXPECT_MAGIC " %d %c", &v, &tail) != 1 ||
+			    v != FB_EXPECT_VERSION) {
+				snprintf(err, errlen, "%s:%d: the first line must be '%s %d'", path,
+					 ln, FB_EXPECT_MAGIC, FB_EXPECT_VERSION);
+				return -1;
+			}
+			header = 1;
+			continue;
+		}
+		if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {
+			if (include(e, fi, ln, trim(s + 8), depth, err, errlen))
+				return -1;
+			continue;
+		}
+		if (e->n >= FB_EXPECT_MAX) {
+			snprintf(err, errlen, "%s:%d: more than %d expectations", path, ln,
+				 FB_EXPECT_MAX);
+			return -1;
+		}
+		if (fb_expect_parse_line(s, &e->l[e->n], why, sizeof(why))) {
+			snprintf(err, errlen, "%s:%d: %s", path, ln, why);
+			return -1;
+		}
+		e->l[e->n].file = fi;
+		e->l[e->n].line = ln;
+		squeeze(e->l[e->n].text, sizeof(e->l[0].text), s);
+		e->n++;
+	}
+	if (e->n == before && !depth) {
+		snprintf(err, errlen, "%s:%d: no expectation in the file", path, ln);
+		return -1;
+	}
+	return 0;
+}
+
+static int read_file(struct fb_expect *e, const char *path, int depth, char *err,
+		     size_t errlen)
+{
+	int fi = e->nfiles, ret;
+	FILE *f;
+
+	if (strlen(path) >= sizeof(e->files[0])) {
+		snprintf(err, errlen, "%.100s...: path too long", path);
+		return -1;
+	}
+	snprintf(e->files[e->nfiles++], sizeof(e->files[0]), "%s", path);
+	f = fopen(path, "r");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = read_lines(e, fi, f, depth, err, errlen);
+	fclose(f);
+	return ret;
+}
+
+int fb_expect_read(struct fb_expect *e, const char *path, char *err, size_t errlen)
+{
+	memset(e, 0, sizeof(*e));
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	return read_file(e, path, 0, err, errlen);
+}
+
+/* one line: the row (of the kind, if given) that has the metric */
+static int resolve(const struct fb_expect *e, struct fb_exp_line *l, const struct fb_cmp *c,
+		   char *err, size_t errlen)
+{
+	const struct fb_row *seen = NULL;
+	char have[160] = "";
+
+	for (int i = 0; i < c->nrows; i++) {
+		const struct fb_row *r = &c->rows[i];
+
+		if (strcmp(r->name, l->row) || (l->kind[0] &&
+		    strcmp(l->kind, fb_row_kind_name(r->kind))))
+			continue;
+		seen = seen ? seen : r;
+		for (int k = 0; k < r->nm; k++)
+			if (!strcmp(r->m[k]->name, l->metric)) {
+				fb_metric_id(r, r->m[k], l->id, sizeof(l->id));
+				return 0;
+			}
+	}
+	l->absent = !seen;
+	if (!seen)
+		return 0;	/* judged in the gate: a claim on it fails */
+	for (int k = 0; k < seen->nm; k++) {
+		size_t n = strlen(have);
+
+		if (n + strlen(seen->m[k]->name) + 3 < sizeof(have))
+			snprintf(have + n, sizeof(have) - n, "%s%s", n ? ", " : "", seen->m[k]->name);
+	}
+	snprintf(err, errlen, "%s:%d: unknown metric '%s' of row '%s' (it has: %s)",
+		 fb_expect_file(e, l), l->line, l->metric, l->row, have);
+	return -1;
+}
+
+int fb_expect_resolve(struct fb_expect *e, const struct fb_cmp *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < e->n; i++) {
+		if (resolve(e, &e->l[i], c, err, errlen))
+			return -1;
+		for (int k = 0; k < i && !e->l[i].absent; k++)
+			if (!strcmp(e->l[k].id, e->l[i].id)) {
+				snprintf(err, errlen, "%s:%d: %s already has an expectation (%s:%d)",
+					 fb_expect_file(e, &e->l[i]), e->l[i].line, e->l[i].id,
+					 fb_expect_file(e, &e->l[k]), e->l[k].line);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+int fb_expect_claim(const struct fb_exp_line *l)
+{
+	return l->k == FB_EXP_RISE_GE || l->k == FB_EXP_FALL_GE || l->k == FB_EXP_DROP0;
+}
+
+enum fb_exp_state fb_expect_judge(const struct fb_exp_line *l, const struct fb_exp_eval *v)
+{
+	double up = 1 + l->pct / 100, down = 1 - l->pct / 100;
+
+	if (l->k == FB_EXP_DROP0)
+		return v->na && !v->nb_nonzero ? FB_EXP_MET : FB_EXP_FAILED;
+	if (v->exact) {
+		switch (l->k) {
+		case FB_EXP_RISE_LE:	return v->r <= up ? FB_EXP_MET : FB_EXP_FAILED;
+		case FB_EXP_RISE_GE:	return v->r >= up ? FB_EXP_MET : FB_EXP_FAILED;
+		case FB_EXP_FALL_GE:	return v->r <= down ? FB_EXP_MET : FB_EXP_FAILED;
+		default:		return v->r >= down ? FB_EXP_MET : FB_EXP_FAILED;
+		}
+	}
+	if (!v->have_ci)
+		return FB_EXP_UNKNOWN;
+	switch (l->k) {
+	case FB_EXP_RISE_LE:
+		return v->hi <= up ? FB_EXP_MET : v->lo99 > up ? FB_EXP_FAILED : FB_EXP_UNKNOWN;
+	case FB_EXP_RISE_GE:
+		return v->lo >= up ? FB_EXP_MET : v->hi99 < up ? FB_EXP_FAILED : FB_EXP_UNKNOWN;
+	case FB_EXP_FALL_GE:
+		return v->hi <= down ? FB_EXP_MET : v->lo99 > down ? FB_EXP_FAILED : FB_EXP_UNKNOWN;
+	default:
+		return v->lo >= down ? FB_EXP_MET : v->hi99 < down ? FB_EXP_FAILED : FB_EXP_UNKNOWN;
+	}
+}

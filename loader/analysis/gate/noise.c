@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * noise.c - per-metric boot-to-boot noise from A/A rounds: calibration,
+ * the versioned noise file, and the check that it belongs to the rounds
+ * being gated (noise.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "analysis/gate/noise.h"
+
+static struct fb_noise_entry *entry(struct fb_noise *nz, const char *id)
+{
+	for (int i = 0; i < nz->nent; i++)
+		if (!strcmp(nz->e[i].id, id))
+			return &nz->e[i];
+	if (nz->nent >= FB_NOISE_MAX)
+		return NULL;
+	snprintf(nz->e[nz->nent].id, sizeof(nz->e[0].id), "%s", id);
+	return &nz->e[nz->nent++];
+}
+
+/* Sum of squared deviations of log(v) over the na + nb values; -1 if one is <= 0. */
+static int log_ss(const double *a, int na, const double *b, int nb, double *ss)
+{
+	double s = 0;
+	int n = na + nb;
+
+	*ss = 0;
+	for (int i = 0; i < n; i++) {
+		double v = i < na ? a[i] : b[i - na];
+
+		if (!(v > 0) || !isfinite(v))
+			return -1;
+		s += log(v);
+	}
+	for (int i = 0; i < n; i++) {
+		double d = log(i < na ? a[i] : b[i - na]) - s / n;
+
+		*ss += d * d;
+	}
+	return 0;
+}
+
+static int add_build(struct fb_noise *nz, const char *id, char *err, size_t errlen)
+{
+	for (int i = 0; i < nz->nbuild; i++)
+		if (!strcmp(nz->build[i], id))
+			return 0;
+	if (nz->nbuild >= FB_NOISE_MAX_BUILDS) {
+		snprintf(err, errlen, "more than %d kernel builds in the calibration rounds",
+			 FB_NOISE_MAX_BUILDS);
+		return -1;
+	}
+	snprintf(nz->build[nz->nbuild++], sizeof(nz->build[0]), "%s", id);
+	return 0;
+}
+
+/* every round of both sides: one release, one clock; builds collected */
+static int add_kernels(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen)
+{
+	for (int s = 0; s < 2; s++) {
+		const struct fb_side *sd = s ? &c->new : &c->base;
+
+		for (int i = 0; i < sd->n; i++) {
+			const struct fb_result *r = sd->r[i];
+
+			if (!nz->rounds && !nz->release[0]) {
+				snprintf(nz->release, sizeof(nz->release), "%s", r->host.release);
+				nz->clock = r->host.clock;
+			}
+			if (strcmp(nz->release, r->host.release) || nz->clock != r->host.clock) {
+				snprintf(err, errlen, "%s: kernel %s, clock %s; the other calibration "
+					 "rounds are %s, clock %s: calibrate one kernel and clock at a "
+					 "time", sd->files[i], r->host.release,
+					 fb_clock_name(r->host.clock), nz->release,
+					 fb_clock_name(nz->clock));
+				return -1;
+			}
+			if (add_build(nz, r->host.build_id, err, errlen))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen)
+{
+	if (add_kernels(nz, c, err, errlen))
+		return -1;
+	for (int i = 0; i < c->nrows; i++) {
+		for (int k = 0; k < c->rows[i].nm; k++) {
+			const struct fb_metric *m = c->rows[i].m[k];
+			struct fb_noise_entry *e;
+			char id[160];
+			double ss;
+
+			if (m->na + m->nb < 2 || m->per[0] ||
+			    log_ss(m->a, m->na, m->b, m->nb, &ss))
+				continue;	/* no spread to measure, or not positive */
+			fb_metric_id(&c->rows[i], m, id, sizeof(id));
+			e = entry(nz, id);
+			if (!e) {
+				snprintf(err, errlen, "more than %d metrics", FB_NOISE_MAX);
+				return -1;
+			}
+			e->ss += ss;
+			e->dof += m->na + m->nb - 1;
+			e->n += m->na + m->nb;
+		}
+	}
+	nz->rounds += c->base.n + c->new.n;
+	nz->groups++;
+	return 0;
+}
+
+double fb_noise_spread(const struct fb_noise_entry *e)
+{
+	return e->dof > 0 ? sqrt(e->ss / e->dof) : NAN;
+}
+
+const struct fb_noise_entry *fb_noise_find(const struct fb_noise *nz, const char *id)
+{
+	if (!nz)
+		return NULL;
+	for (int i = 0; i < nz->nent; i++)
+		if (!strcmp(nz->e[i].id, id))
+			return nz->e[i].dof >= 2 ? &nz->e[i] : NULL;
+	return NULL;
+}
+
+int fb_noise_write(const struct fb_noise *nz, const char *path)
+{
+	json_object *top = json_object_new_object(), *b = json_object_new_array();
+	json_object *ms = json_object_new_object();
+	int ret;
+
+	json_object_object_add(top, "schema", json_object_new_string(FB_NOISE_SCHEMA));
+	json_object_object_add(top, "schema_version", json_object_new_int(FB_NOISE_VERSION));
+	json_object_object_add(top, "kernel_release", json_object_new_string(nz->release));
+	for (int i = 0; i < nz->nbuild; i++)
+		json_object_array_add(b, json_object_new_string(nz->build[i]));
+	json_object_object_add(top, "build_ids", b);
+	json_object_object_add(top, "clock", json_object_new_string(fb_clock_name(nz->clock)));
+	json_object_object_add(top, "rounds", json_object_new_int(nz->rounds));
+	json_object_object_add(top, "groups", json_object_new_int(nz->groups));
+	for (int i = 0; i < nz->nent; i++) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "spread", json_object_new_double(fb_noise_spread(&nz->e[i])));
+		json_object_object_add(o, "dof", json_object_new_int(nz->e[i].dof));
+		json_object_object_add(o, "n", json_object_new_int(nz->e[i].n));
+		json_object_object_add(ms, nz->e[i].id, o);
+	}
+	json_object_object_add(top, "metrics", ms);
+	ret = json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY);
+	json_object_put(top);
+	return ret;
+}
+
+/* "key" of o as a string of at most len-1 characters into out; -1 if not */
+static int get_str(json_object *o, const char *key, char *out, size_t len)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string) ||
+	    strlen(json_object_get_string(v)) >= len)
+		return -1;
+	snprintf(out, len, "%s", json_object_get_string(v));
+	return 0;
+}
+
+static int get_int(json_object *o, const char *key, int lo, int hi, int *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+		return -1;
+	*out = json_object_get_int(v);
+	return *out >= lo && *out <= hi ? 0 : -1;
+}
+
+/* one "metrics" member; a message in err and -1 if malformed */
+static int read_entry(struct fb_noise *nz, const char *id, json_object *o, char *err,
+		      size_t errlen)
+{
+	struct fb_noise_entry *e;
+	json_object *v;
+	double s;
+
+	if (strlen(id) >= sizeof(e->id) || !(e = entry(nz, id)) || e->n) {
+		snprintf(err, errlen, "metric '%.60s': too long, repeated or too many", id);
+		return -1;
+	}
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "spread", &v) ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) ||
+	    get_int(o, "dof", 1, 1000000, &e->dof) || get_int(o, "n", 2, 1000000, &e->n)) {
+		snprintf(err, errlen, "metric '%.60s': wants spread (number), dof and n "
+			 "(whole numbers)", id);
+		return -1;
+	}
+	s = json_object_get_double(v);
+	if (!isfinite(s) || s < 0 || s > 10 || e->dof >= e->n) {
+		snprintf(err, errlen, "metric '%.60s': spread %g or dof %d out of range", id, s,
+			 e->dof);
+		return -1;
+	}
+	e->ss = s * s * e->dof;
+	return 0;
+}
+
+static int read_top(struct fb_noise *nz, json_object *top, char *err, size_t errlen)
+{
+	json_object *b, *ms;
+	char schema[32], clock[16];
+	int ver;
+
+	if (!json_object_is_type(top, json_type_object) || get_str(top, "schema", schema,
+	    sizeof(schema)) || strcmp(schema, FB_NOISE_SCHEMA)) {
+		snprintf(err, errlen, "not a noise file (no \"schema\": \"%s\")", FB_NOISE_SCHEMA);
+		return -1;
+	}
+	if (get_int(top, "schema_version", 0, 1000, &ver) || ver != FB_NOISE_VERSION) {
+		snprintf(err, errlen, "schema_version is not %d", FB_NOISE_VERSION);
+		return -1;
+	}
+	if (get_str(top, "kernel_release", nz->release, sizeof(nz->release)) ||
+	    get_str(top, "clock", clock, sizeof(clock)) || fb_clock_parse(clock, &nz->clock) ||
+	    get_int(top, "rounds", 2, 1000000, &nz->rounds) ||
+	    !json_object_object_get_ex(top, "build_ids", &b) ||
+	    !json_object_is_type(b, json_type_array) || !json_object_array_length(b) ||
+	    json_object_array_length(b) > FB_NOISE_MAX_BUILDS ||
+	    !json_object_object_get_ex(top, "metrics", &ms) ||
+	    !json_object_is_type(ms, json_type_object)) {
+		snprintf(err, errlen, "wants kernel_release, clock, rounds, build_ids (1-%d) and "
+			 "metrics", FB_NOISE_MAX_BUILDS);
+		return -1;
+	}
+	for (size_t i = 0; i < json_object_array_length(b); i++) {
+		json_object *s = json_object_array_get_idx(b, i);
+
+		if (!json_object_is_type(s, json_type_string) ||
+		    strlen(json_object_get_string(s)) >= sizeof(nz->build[0])) {
+			snprintf(err, errlen, "build_ids[%zu] is not a build id", i);
+			return -1;
+		}
+		snprintf(nz->build[nz->nbuild++], sizeof(nz->build[0]), "%s",
+			 json_object_get_string(s));
+	}
+	json_object_object_foreach(ms, k, v)
+		if (read_entry(nz, k, v, err, errlen))
+			return -1;
+	return 0;
+}
+
+int fb_noise_read(struct fb_noise *nz, const char *path, char *err, size_t errlen)
+{
+	char why[300] = "";
+	json_object *top;
+	int ret;
+
+	memset(nz, 0, sizeof(*nz));
+	snprintf(nz->path, sizeof(nz->path), "%s", path);
+	top = json_object_from_file(path);
+	if (!top) {
+		snprintf(err, errlen, "%s: cannot read a JSON noise file (%s)", path,
+			 errno ? strerror(errno) : "malformed JSON");
+		return -1;
+	}
+	ret = read_top(nz, top, why, sizeof(why));
+	json_object_put(top);
+	if (ret)
+		snprintf(err, errlen, "%s: %s", path, why);
+	return ret;
+}
+
+int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen)
+{
+	for (int i = 0; i < c->base.n; i++) {
+		const struct fb_result *r = c->base.r[i];
+		int known = 0;
+
+		for (int k = 0; k < nz->nbuild && !known; k++)
+			known = !strcmp(nz->build[k], r->host.build_id);
+		if (r->host.clock != nz->clock || strcmp(r->host.release, nz->release) || !known) {
+			snprintf(err, errlen, "%s: measured on kernel %s (build %.12s%s) with the %s "
+				 "clock, but BASE round %s is kernel %s (build %.12s) with the %s "
+				 "clock: calibrate on A/A rounds of BASE's kernel", nz->path,
+				 nz->release, nz->build[0], nz->nbuild > 1 ? ", ..." : "",
+				 fb_clock_name(nz->clock), c->base.files[i], r->host.release,
+				 r->host.build_id, fb_clock_name(r->host.clock));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* mean and variance of log(v); -1 on a value <= 0 or fewer than 2 */
+static int log_mv(const double *v, int n, double *mean, double *var)
+{
+	double ss;
+
+	if (n < 2 || log_ss(v, n, NULL, 0, &ss))
+		return -1;
+	*mean = 0;
+	for (int i = 0; i < n; i++)
+		*mean += log(v[i]) / n;
+	*var = ss / (n - 1);
+	return 0;
+}
+
+int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const double *b,
+		  int nb, double floor_rel, struct fb_noise_test *out)
+{
+	double ma, va, mb, vb, pool, sa, sb, cal, obs, fl = floor_rel * floor_rel;
+	int dof;
+
+	memset(out, 0, sizeof(*out));
+	if (log_mv(a, na, &ma, &va) || log_mv(b, nb, &mb, &vb))
+		return -1;
+	dof = e->dof + na + nb - 2;
+	pool = fmax((e->ss + (na - 1) * va + (nb - 1) * vb) / dof, fl);
+	out->d = mb - ma;
+	out->se = sqrt(pool * (1.0 / na + 1.0 / nb));
+	out->df = dof;
+	/*
+	 * These rounds noisier than the calibration (F test of their pooled
+	 * variance against the calibrated one, p < FB_NOISE_F_ALPHA): the
+	 * calibration does not describe them; Welch on their own spread.
+	 */
+	cal = fmax(e->dof ? e->ss / e->dof : 0, fl);
+	obs = fmax(((na - 1) * va + (nb - 1) * vb) / (na + nb - 2), fl);
+	if (!e->dof || fb_f_sf(obs / cal, na + nb - 2, e->dof) < FB_NOISE_F_ALPHA) {
+		out->high = e->dof > 0;
+		sa = fmax(va, fl) / na;
+		sb = fmax(vb, fl) / nb;
+		out->se = sqrt(sa + sb);
+		out->df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
+	}
+	out->p_greater = fb_t_sf(out->d / out->se, out->df);
+	out->p_less = fb_t_sf(-out->d / out->se, out->df);
+	return 0;
+}
+
+double fb_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1e3;
+
+	if (!(p > 0 && p <= 0.5) || !(df > 0))
+		return NAN;
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (fb_t_sf(mid, df) > p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double fb_noise_mde(double se, double df, double alpha, double beta)
+{
+	return (fb_t_quantile(alpha, df) + fb_t_quantile(beta, df)) * se;
+}

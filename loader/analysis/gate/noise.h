@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * noise.h - per-metric boot-to-boot noise measured from A/A rounds
+ * (`foliobench gate --calibrate`), kept in a small versioned JSON file and
+ * read back by `gate --noise FILE` (docs/compare.md, "Per-row noise").
+ *
+ * For every metric id the file holds the pooled between-boot spread of
+ * log(value) (about the relative standard deviation), its degrees of
+ * freedom and the rounds it came from.  The file names the kernel(s) and
+ * the clock it was measured on; a file from another kernel or clock is
+ * refused.
+ */
+#ifndef FB_NOISE_H
+#define FB_NOISE_H
+
+#include <stddef.h>
+
+#include "analysis/compare/cmpmodel.h"
+
+#define FB_NOISE_SCHEMA		"foliobench-noise"
+#define FB_NOISE_VERSION	1
+#define FB_NOISE_MAX_BUILDS	16
+#define FB_NOISE_MAX		1024
+
+struct fb_noise_entry {
+	char id[160];		/* KIND:ROW:METRIC, as `compare --format csv` */
+	double ss;		/* sum of squared deviations of log(value) within groups */
+	int dof;		/* rounds - groups */
+	int n;			/* rounds */
+};
+
+struct fb_noise {
+	char path[512];
+	char release[96];
+	enum fb_clock clock;
+	int nbuild;
+	char build[FB_NOISE_MAX_BUILDS][64];
+	int rounds, groups;
+	int nent;
+	struct fb_noise_entry e[FB_NOISE_MAX];
+};
+
+/*
+ * Calibration: adds one group of A/A rounds (both arms of c are the same
+ * kernel: all their rounds are one sample).  0, or -1 with one line in err.
+ */
+int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen);
+/* Writes nz as JSON; 0 or -1 (errno). */
+int fb_noise_write(const struct fb_noise *nz, const char *path);
+/* Reads a noise file; 0, or -1 with "FILE: why" in err. */
+int fb_noise_read(struct fb_noise *nz, const char *path, char *err, size_t errlen);
+/* These rounds' BASE kernel and clock are the file's; 0, or -1 with "FILE: why". */
+int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen);
+/* The entry for a metric id with at least 2 degrees of freedom, or NULL. */
+const struct fb_noise_entry *fb_noise_find(const struct fb_noise *nz, const char *id);
+/* Its spread: sqrt(ss / dof), the sd of log(value) between boots. */
+double fb_noise_spread(const struct fb_noise_entry *e);
+
+/*
+ * The calibrated test of log(NEW) - log(BASE): the pooled spread of the
+ * calibration and of these rounds (floored at floor_rel), and a t test
+ * with the pooled degrees of freedom; if these rounds are significantly
+ * noisier than the calibration (F test, p < FB_NOISE_F_ALPHA), Welch's
+ * test on their own spread instead (high = 1).  An entry without degrees
+ * of freedom gives Welch's test.  -1 if a value is <= 0.
+ */
+#define FB_NOISE_F_ALPHA	0.05
+struct fb_noise_test {
+	double d, se, df;	/* mean log ratio, its standard error, dof */
+	double p_greater, p_less;
+	int high;
+};
+int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const double *b,
+		  int nb, double floor_rel, struct fb_noise_test *out);
+/* t quantile: the t with P(T > t) = p for df degrees of freedom (p in (0, 0.5]). */
+double fb_t_quantile(double p, double df);
+/*
+ * Minimum detectable effect (log ratio): the true change that a one-sided
+ * test at level alpha finds with probability 1 - beta, at standard error
+ * se with df degrees of freedom.
+ */
+double fb_noise_mde(double se, double df, double alpha, double beta);
+
+#endif /* FB_NOISE_H */

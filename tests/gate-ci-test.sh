@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# gate-ci-test.sh - the gate as a CI job on real archived rounds (issue 26):
+# declared trades (--expect) on the main job pass, and fail naming the row
+# when a declared win is missing; JUnit XML read back by a real reader
+# (python3-junitparser, Debian); per-row noise (--calibrate, --noise) and
+# its refusal of another kernel; the rounds-needed hint never below the
+# rounds measured; an error is the last line on stderr.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh" gate-ci
+
+tar -C "$tmp" -xf reports/main-job/rounds.tar.xz
+main=$tmp/main-job
+pp=reports/per-patch/kernfs-bulk/data
+mkdir -p "$tmp/aa" "$tmp/nft"
+tar -C "$tmp/aa" -xf reports/clock/data/aa-icount.tar.xz
+tar -C "$tmp/nft" -xf reports/gate/data/idle-icount.tar.xz
+aa=$tmp/aa/aa-icount
+
+# --- declared trades ---
+$fb gate --expect kernel-patches/patched.expect "$main" >"$tmp/exp" 2>/dev/null
+rc=$?
+t "gate --expect kernel-patches/patched.expect on the main job: exit $rc (want 0), every declared change met" \
+	bash -c "[ $rc = 0 ] && grep -q 'every declared change happened within its bound' '$tmp/exp' &&
+		 [ \$(grep -c '^declared ' '$tmp/exp') -ge 8 ] && ! grep -q '^NOT-MET' '$tmp/exp'"
+$fb gate --expect kernel-patches/kernfs-bulk/expect "$pp/baseline" "$pp/kernfs-bulk@3" >"$tmp/e3" 2>&1
+rc3=$?
+$fb gate --expect kernel-patches/kernfs-bulk/expect "$pp/baseline" "$pp/kernfs-bulk@2" >"$tmp/e2" 2>&1
+rc=$?
+t "kernfs-bulk expect without patch 3 (kernfs-bulk@2): exit $rc (want 1), names kernfs_idr_lock; the full series is not a fail (exit $rc3)" \
+	bash -c "[ $rc = 1 ] && [ $rc3 != 1 ] && grep -q '^NOT-MET *lock:kernfs_idr_lock:acquisitions' '$tmp/e2' &&
+		 grep -q 'kernfs-bulk/expect:[0-9]*: kernfs_idr_lock acquisitions fall >= 30%' '$tmp/e2'"
+$fb gate --expect kernel-patches/patched.expect "$aa" >"$tmp/eaa" 2>&1
+rc=$?
+t "patched expectations on an A/A run: exit $rc (want 1), the missing wins named" \
+	bash -c "[ $rc = 1 ] && grep -q 'folio-pool/expect:[0-9]*: nft_trans_alloc cmean fall >= 15%' '$tmp/eaa' &&
+		 grep -q 'kernfs_activate calls drop-to 0' '$tmp/eaa'"
+
+# --- JUnit, read by junitparser ---
+junit_counts() {	# FILE: "tests failures skipped"
+	/usr/bin/python3 - "$1" <<'PY'
+import sys
+from junitparser import JUnitXml, Failure, Skipped
+x = JUnitXml.fromfile(sys.argv[1])
+t = f = s = 0
+for suite in x:
+    for case in suite:
+        t += 1
+        f += any(isinstance(r, Failure) for r in case.result)
+        s += any(isinstance(r, Skipped) for r in case.result)
+print(t, f, s)
+PY
+}
+$fb gate --junit "$tmp/j1.xml" "$main" >"$tmp/g1" 2>/dev/null
+rc=$?
+ng=$(grep -cE '^(ok|REGRESSED|LOST|undecided|untested|reported|declared|NOT-MET) ' "$tmp/g1" | head -1)
+nrows=$(awk '/^gate: FAIL|^gate: UNKNOWN|^gate: pass/ { exit } NR > 1 { n++ } END { print n }' "$tmp/g1")
+read -r jt jf js < <(junit_counts "$tmp/j1.xml" 2>"$tmp/jerr")
+t "JUnit of the main job's gate (exit $rc): $jt testcases for $nrows gated rows, $jf failures (REGRESSED + LOST), $js skipped (undecided, untested)" \
+	bash -c "[ $rc = 1 ] && [ '$jt' = '$nrows' ] && [ '$jf' = 2 ] && [ '${js:-0}' -ge 4 ] &&
+		 grep -q '<failure type=\"regression\" message=\"regressed beyond +0.5%: +24.9%' '$tmp/j1.xml' &&
+		 grep -q '<skipped message=\"unknown: interval reaches' '$tmp/j1.xml'"
+[ -s "$tmp/jerr" ] && sed 's/^/# /' "$tmp/jerr" | head -3
+$fb gate --expect kernel-patches/patched.expect --junit "$tmp/j2.xml" "$main" >/dev/null 2>&1
+rc=$?
+read -r jt jf js < <(junit_counts "$tmp/j2.xml" 2>/dev/null)
+t "JUnit with --expect (exit $rc): $jt testcases, $jf failures, a declared trade is a passing testcase" \
+	bash -c "[ $rc = 0 ] && [ '$jf' = 0 ] && grep -q 'declared kernel-patches/kernfs-bulk/expect:9' '$tmp/j2.xml'"
+
+# --- per-row noise ---
+$fb gate --calibrate --noise "$tmp/noise.json" "$tmp/nft/aanft-icount-asis" >"$tmp/cal" 2>&1
+rc=$?
+t "gate --calibrate on A/A rounds: exit $rc, a versioned noise file with the kernel, clock and per-metric spread" \
+	bash -c "[ $rc = 0 ] && jq -e '.schema == \"foliobench-noise\" and .schema_version == 1 and .clock == \"icount\" and
+		 (.build_ids | length) == 1 and .rounds == 40 and
+		 .metrics[\"func:nft_trans_alloc:cmean\"].n == 40' '$tmp/noise.json' >/dev/null"
+$fb gate --noise "$tmp/noise.json" "$main" >"$tmp/gn" 2>/dev/null
+rc=$?
+t "gate --noise on the main job (same baseline kernel): exit $rc, calibrated rows say their test, threshold and MDE" \
+	bash -c "[ $rc = 1 ] && grep -q 'nf_tables_trans_destroy_work:cmean .*calibrated-t p=.*thr +[0-9.]*%, MDE [0-9.]*% (calibrated noise)' '$tmp/gn' &&
+		 grep -q 'kernfs_new_node:cmean .*welch-log p=.*MDE [0-9.]*% (noise of these rounds)' '$tmp/gn'"
+$fb gate --noise "$tmp/noise.json" "$aa" >/dev/null 2>"$tmp/err"
+rc=$?
+t "a noise file of another kernel: exit $rc (want 2), one error line naming the file, and it is the last line on stderr" \
+	bash -c "[ $rc = 2 ] && [ \$(grep -c 'foliobench: error:' '$tmp/err') = 1 ] &&
+		 tail -1 '$tmp/err' | grep -q 'error: gate: $tmp/noise.json: measured on kernel'"
+
+# --- rounds-needed hint ---
+$fb gate --expect kernel-patches/kernfs-bulk/expect "$pp/baseline" "$pp/kernfs-bulk@3" >"$tmp/h" 2>/dev/null
+bad=$(awk '/rounds the measured noise needs|Rounds the measured noise/ { f = 1; next }
+	f && /~[0-9]+ rounds per side/ { match($0, /~[0-9]+/); n = substr($0, RSTART + 1, RLENGTH - 1); if (n + 0 <= 7) print }' "$tmp/h")
+t "the rounds-needed hint is never at or below the 7 rounds measured (${bad:-none below})" \
+	bash -c "[ -z '$bad' ] && grep -qE 'getppid:cmean +(more than [0-9]+|~[0-9]+) rounds per side' '$tmp/h'"
+
+# --- the CI examples run exactly the README's commands ---
+cmds=$(awk '/the CI gate of the main job is/ { f = 1; next } f && /^    \.\/foliobench/ { sub(/^    /, ""); print } f && /^On the main job/ { exit }' README.md)
+for y in docs/ci/.gitlab-ci.yml docs/ci/foliobench-workflow.yml; do
+	miss=$(while read -r c; do grep -qF -- "$c" "$y" || echo "$c"; done <<<"$cmds")
+	t "$y parses as YAML and runs the README's $(grep -c . <<<"$cmds") CI commands (missing: ${miss:-none}), mapping exits 0, 1, 3" \
+		bash -c "/usr/bin/python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' '$y' &&
+			 [ -z '$miss' ] && [ $(grep -c . <<<"$cmds") = 2 ] &&
+			 grep -q '0) echo' '$y' && grep -q '1) echo' '$y' && grep -q '3) echo' '$y'"
+done
