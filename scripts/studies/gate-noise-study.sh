@@ -7,9 +7,9 @@
 # on one metric; not a kernel change), at 3, 5 and 10 rounds per side and
 # with the sequential looks of `ab --until-decided 15` (5,5,15).
 #
-#   scripts/gate-noise-study.sh [--trials N] [--shift ID=PCT]... [--rounds "3 5 10"]
+#   scripts/studies/gate-noise-study.sh [--trials N] [--shift ID=PCT]... [--rounds "3 5 10"]
 #       [--looks F,S,M] [--no-noise] CAL_AB_DIR... -- EVAL_AB_DIR...
-#   scripts/gate-noise-study.sh [options] --halves AB_DIR
+#   scripts/studies/gate-noise-study.sh [options] --halves AB_DIR
 #
 # --halves: one A/A ab directory, rounds 1..N of both arms (N complete in
 # both): calibrate on rounds 1..N/2, measure on rounds N/2+1..N.
@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $trials =~ ^[1-9][0-9]{0,5}$ ]] || die "--trials takes a whole number from 1, not '$trials'"
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 fb=$here/foliobench pool=$here/build/sim/gate_pool
 [ -x "$fb" ] && [ -x "$pool" ] || die "build first: make && make sim"
 tmp=$(mktemp -d /tmp/fb-noise-study.XXXXXX)
