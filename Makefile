@@ -74,7 +74,7 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 # compile of the files that include them (measure/probes.c, locks.c,
 # lockrows.c, tprows.c).
 $(OUT)/loader/measure/probes.o $(OUT)/loader/measure/locks.o \
-	$(OUT)/loader/measure/lockrows.o $(OUT)/loader/measure/tprows.o: $(SKELS)
+	$(OUT)/loader/measure/lockrows.o $(OUT)/loader/measure/tprows.o $(OUT)/loader/measure/session.o: $(SKELS)
 $(OUT)/loader/%.o: loader/%.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

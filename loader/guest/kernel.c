@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <argp.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,29 +19,10 @@
 #include "guest/kernel.h"
 #include "guest/stock.h"
 #include "util/cli.h"
+#include "util/script.h"
 
 #define MAX_ARMS	8
 #define MAX_FLAVOURS	4
-
-int fb_repo_dir(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0) {
-		fb_err("cannot read /proc/self/exe: %s", strerror(errno));
-		return -1;
-	}
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	if ((size_t)fb_fmt(buf, len, "%s", exe[0] ? exe : "/") >= len)
-		return -1;
-	return 0;
-}
 
 /* The series of arm in kernel-patches/arms.conf; -1 if no such arm. */
 static int arm_series(const char *arm, char series[][64], int max)
@@ -205,105 +185,26 @@ int fb_kernel_arm_has_series(const char *arm)
 	return 0;
 }
 
-static volatile sig_atomic_t kb_sig;
-
-static void kb_on_signal(int sig)
-{
-	kb_sig = sig;
-	fb_stop = 1;
-}
-
 int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 		    char *dir, size_t len)
 {
-	char repo[PATH_MAX], script[PATH_MAX + 32], out[4096];
-	struct sigaction sa, old_int, old_term;
-	size_t used = 0;
-	int fds[2], status = 0;
-	pid_t pid;
-	ssize_t n;
+	const char *build[] = { arm, flavour, NULL }, *print[] = { "--print", arm, flavour, NULL };
+	int sig, r = fb_script_run("kernel-build.sh", print_only ? print : build, dir, len, &sig);
 
-	if (fb_repo_dir(repo, sizeof(repo)) < 0)
-		return -1;
-	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		fb_err("kernel: pipe: %s", strerror(errno));
-		return -1;
-	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = kb_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	kb_sig = 0;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fb_err("kernel: fork: %s", strerror(errno));
-		close(fds[0]);
-		close(fds[1]);
-		goto restore_err;
-	}
-	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		dup2(fds[1], STDOUT_FILENO);
-		if (print_only)
-			execl("/bin/bash", "bash", script, "--print", arm, flavour,
-			      (char *)NULL);
-		else
-			execl("/bin/bash", "bash", script, arm, flavour, (char *)NULL);
-		dprintf(STDERR_FILENO, "foliobench: error: cannot run %s: %s\n",
-			script, strerror(errno));
-		_exit(127);
-	}
-	close(fds[1]);
-	for (;;) {
-		n = read(fds[0], out + used, sizeof(out) - 1 - used);
-		if (n < 0 && errno == EINTR) {
-			if (kb_sig)
-				kill(pid, SIGTERM);
-			continue;
-		}
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-		if (used == sizeof(out) - 1)
-			used = 0;	/* only the last line matters */
-	}
-	out[used] = '\0';
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		if (kb_sig)
-			kill(pid, SIGTERM);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	if (kb_sig) {
+	if (sig) {
 		fb_err("kernel: interrupted");
 		return -1;
 	}
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		fb_err("kernel: %s %s %s failed (see the messages above)", script,
+	if (r) {
+		fb_err("kernel: scripts/kernel-build.sh %s %s failed (see the messages above)",
 		       arm, flavour);
 		return -1;
 	}
-	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
-		out[--used] = '\0';
-	{
-		char *last = strrchr(out, '\n');
-
-		fb_fmt(dir, len, "%s", last ? last + 1 : out);
-	}
 	if (!dir[0]) {
-		fb_err("kernel: %s printed no directory", script);
+		fb_err("kernel: scripts/kernel-build.sh printed no directory");
 		return -1;
 	}
 	return 0;
-
-restore_err:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	return -1;
 }
 
 int fb_kernel_resolve(const char *spec, const char *flavour, int build,

@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 /* The directory holding the running foliobench binary (the repository). */
-int fb_repo_dir(char *buf, size_t len);
 
 /*
  * Resolves a kernel given as a bzImage path, a directory holding bzImage,

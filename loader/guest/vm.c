@@ -569,8 +569,8 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
 }
 
 /* The KVM probe boot (vm_kvm.c): quiet, failures are a verdict; why in reason. */
-int fb_vm_probe_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
-		     char *reason, size_t len)
+static int probe_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
+		      char *reason, size_t len)
 {
 	char *const t[] = { "true", NULL };
 	int r;
@@ -607,7 +607,7 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 	if (o->clock == FB_CLOCK_ICOUNT && !strcmp(accel, "auto")) {
 		accel = "tcg";	/* icount exists only where qemu translates */
 	} else if (!strcmp(accel, "auto")) {
-		accel = fb_vm_kvm_usable(o, bz, initrd, why, sizeof(why)) ? "kvm" : "tcg";
+		accel = fb_vm_kvm_usable(o, bz, initrd, probe_boot, why, sizeof(why)) ? "kvm" : "tcg";
 		if (fb_stop)
 			return FB_VM_INTR;
 		if (!o->quiet)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vm_kvm.c - whether KVM can boot a kernel here: one probe boot of `true`
- * (fb_vm_probe_boot(), vm.c) per (host kernel, qemu, bzImage), the verdict
+ * (vm.c's probe_boot(), passed in) per (host kernel, qemu, bzImage), the verdict
  * and its reason cached in $FB_CACHE/kvm-verdict.
  */
 #include <errno.h>
@@ -104,7 +104,7 @@ static void verdict_store(const char *key, int kvm, const char *why)
 }
 
 int fb_vm_kvm_usable(struct fb_vm_opts *o, const char *bz, const char *initrd,
-		     char *why, size_t wlen)
+		     fb_vm_probe_fn *probe, char *why, size_t wlen)
 {
 	char key[PATH_MAX + 512], log[PATH_MAX];
 	struct fb_vm_opts po = *o;
@@ -136,7 +136,7 @@ int fb_vm_kvm_usable(struct fb_vm_opts *o, const char *bz, const char *initrd,
 	po.log = log;
 	po.timeout = 30;
 	po.append = NULL;
-	r = fb_vm_probe_boot(&po, bz, initrd, reason, sizeof(reason));
+	r = probe(&po, bz, initrd, reason, sizeof(reason));
 	if (fb_stop)
 		return 0;
 	/* one line: qemu's messages may span several */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * guest/vm_kvm.h - vm.c's inner pieces shared with vm_kvm.c: the quiet probe
- * boot and the cached verdict whether KVM can boot a kernel.
+ * guest/vm_kvm.h - the cached verdict whether KVM can boot a kernel here.
+ * The probe boot itself is vm.c's (passed in), so vm_kvm.c needs nothing
+ * from the file that calls it.
  */
 #ifndef FB_VM_KVM_H
 #define FB_VM_KVM_H
@@ -11,11 +12,11 @@
 #include "guest/vm.h"
 
 /* One quiet boot running `true` with --accel kvm: its exit code, why in reason. */
-int fb_vm_probe_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
-		     char *reason, size_t len);
+typedef int fb_vm_probe_fn(struct fb_vm_opts *o, const char *bz, const char *initrd,
+			   char *reason, size_t len);
 
-/* 1 if KVM boots bz here (probed once, cached), 0 if not; why says so. */
+/* 1 if KVM boots bz here (probed once with probe, cached), 0 if not; why says so. */
 int fb_vm_kvm_usable(struct fb_vm_opts *o, const char *bz, const char *initrd,
-		     char *why, size_t wlen);
+		     fb_vm_probe_fn *probe, char *why, size_t wlen);
 
 #endif /* FB_VM_KVM_H */

@@ -43,7 +43,6 @@
 #include "measure/session.h"
 
 static struct fb_session *cur;	/* for the libbpf print callback */
-struct fb_session *fb_active_session;	/* for fb_lock_stat_snapshot() */
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -81,20 +80,6 @@ static int create_maps(struct fb_session *s)
 }
 
 /* ---- reasons ---- */
-
-void reason_add(struct row *r, const char *fmt, ...)
-{
-	size_t len = strlen(r->res.reason);
-	va_list ap;
-
-	if (len && len + 2 < sizeof(r->res.reason)) {
-		strcpy(r->res.reason + len, "; ");
-		len += 2;
-	}
-	va_start(ap, fmt);
-	vsnprintf(r->res.reason + len, sizeof(r->res.reason) - len, fmt, ap);
-	va_end(ap);
-}
 
 static const char *errno_hint(int err)
 {
@@ -241,24 +226,6 @@ static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *f
 	reason_add(r, "%s kprobe: %s", fn, err == -ENOENT || err == -EOPNOTSUPP ?
 		   "no kprobe support in this kernel" : errno_hint(-err));
 	return NULL;
-}
-
-int new_slot(struct fb_session *s, struct row *r, const char *name, const char *unit)
-{
-	int i = r->res.nstats++;
-
-	snprintf(r->res.stats[i].name, sizeof(r->res.stats[i].name), "%s", name);
-	snprintf(r->res.stats[i].h.unit, sizeof(r->res.stats[i].h.unit), "%s", unit);
-	r->slot[i] = s->nslots++;
-	return r->slot[i];
-}
-
-void set_status(struct row *r, enum fb_probe_status status, const char *method,
-		       const char *sym)
-{
-	r->res.status = status;
-	snprintf(r->res.method, sizeof(r->res.method), "%s", method);
-	snprintf(r->res.symbol, sizeof(r->res.symbol), "%s", sym);
 }
 
 static int watch(struct fb_session *s, uint64_t addr, int slot)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,4 +198,24 @@ int fb_match_globs(const char *s, const char *globs)
 		hit = !fnmatch(tok, s, 0);
 	free(dup);
 	return hit;
+}
+
+int fb_repo_dir(char *buf, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0) {
+		fb_err("cannot read /proc/self/exe: %s", strerror(errno));
+		return -1;
+	}
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	if ((size_t)fb_fmt(buf, len, "%s", exe[0] ? exe : "/") >= len)
+		return -1;
+	return 0;
 }

@@ -43,6 +43,8 @@ int fb_parse_u64(const char *s, uint64_t *out);			/* 0 or -1 */
 /* 1 if s matches one of the comma-separated fnmatch(3) globs (NULL: none) */
 int fb_match_globs(const char *s, const char *globs);
 /* snprintf without the truncation warning: callers check the length. */
+/* The directory of the running foliobench binary: the repository. */
+int fb_repo_dir(char *buf, size_t len);
 int fb_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
 int fb_mkdir_p(const char *path);				/* 0 or -1, errno */
 /* calloc(n, size), or NULL with "out of memory" in err (for callers that say why in err) */

@@ -31,28 +31,6 @@
 #include "analysis/history/history_store.h"
 #include "model/rounds.h"
 
-void fb_hdb_col(sqlite3_stmt *st, int i, char *buf, size_t len)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	snprintf(buf, len, "%s", t ? (const char *)t : "");
-}
-
-void fb_hdb_set_order(struct fb_hdb *h, int by_added)
-{
-	h->by_added = by_added;
-}
-
-int fb_hdb_order(const struct fb_hdb *h)
-{
-	return h->by_added;
-}
-
-void fb_hdb_set_last(struct fb_hdb *h, int last)
-{
-	h->last = last;
-}
-
 static const char *const schema[] = {
 	"CREATE TABLE IF NOT EXISTS rounds(id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
 	" label TEXT NOT NULL, arm TEXT NOT NULL, build_id TEXT NOT NULL, sha256 TEXT NOT NULL,"

@@ -9,9 +9,32 @@
 
 #include <sqlite3.h>
 
+#include "analysis/history/history_db.h"
 #include "analysis/history/history_metrics.h"
 #include "analysis/history/history_series.h"
 #include "analysis/history/history_store.h"
+
+void fb_hdb_col(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	snprintf(buf, len, "%s", t ? (const char *)t : "");
+}
+
+void fb_hdb_set_order(struct fb_hdb *h, int by_added)
+{
+	h->by_added = by_added;
+}
+
+int fb_hdb_order(const struct fb_hdb *h)
+{
+	return h->by_added;
+}
+
+void fb_hdb_set_last(struct fb_hdb *h, int last)
+{
+	h->last = last;
+}
 
 /* Drops all but the newest h->last points of each series. */
 static void trim_series(const struct fb_hdb *h, struct fb_hseries *s, int n)
