@@ -60,6 +60,8 @@ ALL_ROWS="nft_trans_alloc nf_tables_trans_destroy_work kernfs_new_node kernfs_ad
 ALL_PEERS="fb funclatency same bcc bpftrace perfstat klockstat perflock"
 die2() { echo "peers.sh: $*" >&2; exit 2; }
 say() { echo "# $(date -u +%T) $*" >&2; }
+# shellcheck source=../lib/bpftrace.sh
+. "$repo/scripts/lib/bpftrace.sh"	# sigint_stop
 
 mode=${1:-}
 [ $# -gt 0 ] && shift
@@ -234,21 +236,11 @@ peer_start() {
 	peer_stop
 	return 1
 }
-# peer_stop: SIGINT (the tools print their maps then), wait up to 600 s, kill
+# peer_stop: the peer in peer_pid stopped by SIGINT (the tools print their
+# maps then), killed after 600 s (scripts/lib/bpftrace.sh)
 peer_stop() {
-	local i
 	[ -n "$peer_pid" ] || return 0
-	kill -INT "$peer_pid" 2>/dev/null	# timeout passes it on to the tool
-	for i in $(seq 1 1200); do
-		kill -0 "$peer_pid" 2>/dev/null || break
-		sleep 0.5
-	done
-	if kill -0 "$peer_pid" 2>/dev/null; then
-		say "peer did not exit 600 s after SIGINT: killed (its maps were not printed)"
-		pkill -KILL -P "$peer_pid" 2>/dev/null
-		kill -KILL "$peer_pid" 2>/dev/null
-	fi
-	wait "$peer_pid" 2>/dev/null
+	sigint_stop "$peer_pid" peer || true
 	peer_pid=
 }
 cleanup() {
