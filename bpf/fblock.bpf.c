@@ -107,16 +107,17 @@ static __always_inline int on_acquired(u64 lock)
 
 	if (i < 0 || !enabled())
 		return 0;
-	ts = bpf_ktime_get_ns();
 	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];	/* unique per lock and side */
 	if (!stash_task) {
 		key.tid = (u32)bpf_get_current_pid_tgid();
+		ts = bpf_ktime_get_ns();
 		bpf_map_update_elem(&held, &key, &ts, BPF_ANY);
 		return 0;
 	}
+	/* the clock after the cell: a task's first hold creates its storage */
 	cell = start_cell(key.slot, 1);
 	if (cell)
-		*cell = ts;
+		*cell = bpf_ktime_get_ns();
 	return 0;
 }
 
