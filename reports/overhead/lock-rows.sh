@@ -25,19 +25,22 @@ ev=$out/events.tsv
 calls=$(awk -F'\t' '$1 == "calls" { print $2 }' "$out/env.tsv" 2>/dev/null)
 [ -s "$tsv" ] || [ -s "$ev" ] || { echo "lock-rows.sh: no $tsv or $ev" >&2; exit 2; }
 
+# the median of a comma-separated list, for both tables' awk
+median='function median(list,    a, m, i, j, t) {
+	m = split(list, a, ",")
+	for (i = 1; i <= m; i++)
+		for (j = i + 1; j <= m; j++)
+			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+}
+'
+
 if [ -s "$ev" ] && grep -q $'\tlk-' "$ev"; then
 	echo "| acquire-side program (FB_LOCKFN on the getppid handler) | added per call (instr.) | each rep (loop, virtual ns) | reps |"
 	echo "|---|---:|---|---:|"
-	awk -F'\t' -v calls="${calls:-200000}" '
+	awk -F'\t' -v calls="${calls:-200000}" "$median"'
 	NR == 1 || $1 !~ /^l/ { next }
 	{ if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } l[$2] = l[$2] (l[$2] == "" ? "" : ",") $3; c[$2]++ }
-	function median(list,    a, m, i, j, t) {
-		m = split(list, a, ",")
-		for (i = 1; i <= m; i++)
-			for (j = i + 1; j <= m; j++)
-				if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
-	}
 	END {
 		label["none"] = "none (no program)"
 		label["lk-fexit"] = "fexit, (tid, slot) hash: the method before"
@@ -58,7 +61,7 @@ fi
 
 echo "| workload | rows | method of the lock rows | rows attached | median wall (virtual ms) | each rep | vs none | runs failed |"
 echo "|---|---|---|---:|---:|---|---:|---:|"
-awk -F'\t' '
+awk -F'\t' "$median"'
 NR == 1 { next }
 {
 	k = $2 SUBSEP $3
@@ -66,13 +69,6 @@ NR == 1 { next }
 	w[k] = w[k] (w[k] == "" ? "" : ",") $4
 	att[k] = $5
 	if ($6 != 0) bad[k]++
-}
-function median(list,    a, m, i, j, t) {
-	m = split(list, a, ",")
-	for (i = 1; i <= m; i++)
-		for (j = i + 1; j <= m; j++)
-			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-	return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 }
 END {
 	for (i = 1; i <= n; i++) {
