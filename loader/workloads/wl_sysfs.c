@@ -93,7 +93,7 @@ static int create_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 			struct fb_counts *ops)
 {
 	unsigned int made, glue = 0;
-	uint64_t t0 = fb_now_ns();
+	uint64_t t0 = fb_now_ns(), busy0 = wl_cpu_busy_us();
 	int err, n, base;
 
 	base = wl_netdev_count();
@@ -109,6 +109,7 @@ static int create_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 		return err;
 	n = wait_netdevs(made * c->ports + (unsigned int)base);
 	fb_count_set(ops, "create_wall_us", (fb_now_ns() - t0) / 1000);
+	fb_count_set(ops, "create_busy_us", wl_cpu_busy_us() - busy0);
 	if (n < 0)
 		return -1;
 	/* the seed's lock counts are for registration alone */
@@ -124,7 +125,7 @@ static int create_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 static int remove_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 			struct fb_counts *ops)
 {
-	uint64_t t0 = fb_now_ns();
+	uint64_t t0 = fb_now_ns(), busy0 = wl_cpu_busy_us();
 	unsigned int gone;
 	int err, saved = fb_stop;
 
@@ -135,6 +136,7 @@ static int remove_phase(const struct wl_nsim_cfg *c, unsigned char *state,
 	fb_stop = fb_stop || saved;
 	fb_count_set(ops, "devices_removed", gone);
 	fb_count_set(ops, "remove_wall_us", (fb_now_ns() - t0) / 1000);
+	fb_count_set(ops, "remove_busy_us", wl_cpu_busy_us() - busy0);
 	return err;
 }
 

@@ -9,6 +9,7 @@
  * can be left behind.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
@@ -276,6 +277,24 @@ void wl_sleep_ms(unsigned int ms)
 		;
 }
 
+uint64_t wl_cpu_busy_us(void)
+{
+	unsigned long long v[8] = { 0 };
+	long tck = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "re");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
+		   &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n != 8 || tck <= 0)
+		return 0;
+	/* user nice system [idle iowait] irq softirq steal */
+	return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) * 1000000ull / (uint64_t)tck;
+}
+
 int wl_parse_stat(const char *text, const char *key, uint64_t *val)
 {
 	size_t klen = strlen(key);
@@ -433,6 +452,24 @@ static void *nsim_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * Joins t, reporting progress each second.  No polling step: the phase
+ * ends when its last thread does (a 50 ms poll put up to 50 ms of sleep
+ * into each phase's wall, reports/overhead/).
+ */
+static void join_reporting(pthread_t t, struct wl_progress *pr, atomic_uint *done)
+{
+	struct timespec dl;
+
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME, &dl);
+		dl.tv_sec += 1;
+		if (pthread_timedjoin_np(t, NULL, &dl) != ETIMEDOUT)
+			return;
+		wl_progress(pr, atomic_load(done));
+	}
+}
+
 unsigned int wl_nsim_parallel(const char *wl, unsigned int first_id,
 			      unsigned int n, unsigned int ports,
 			      unsigned int threads, int create,
@@ -466,12 +503,8 @@ unsigned int wl_nsim_parallel(const char *wl, unsigned int first_id,
 			break;
 		}
 	}
-	for (unsigned int k = 0; k < started; k++) {
-		while (pthread_tryjoin_np(ts[k].tid, NULL)) {
-			wl_progress(&pr, atomic_load(&job.done));
-			wl_sleep_ms(50);
-		}
-	}
+	for (unsigned int k = 0; k < started; k++)
+		join_reporting(ts[k].tid, &pr, &job.done);
 	free(ts);
 	if (atomic_load(&job.failed))
 		*err = -1;

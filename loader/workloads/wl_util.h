@@ -58,6 +58,8 @@ int wl_exists(const char *path);
  */
 int wl_fd_avail(int fd, const char *what, char *why, size_t len);
 void wl_sleep_ms(unsigned int ms);
+/* CPU time all CPUs spent outside idle since boot, in us (/proc/stat: 10 ms steps); 0 if unknown */
+uint64_t wl_cpu_busy_us(void);
 
 /*
  * Finds "key:" at the start of a line (leading blanks ignored) in text

@@ -45,6 +45,9 @@
 #          "none nolocks all"; also: locks = the lock rows alone, and
 #          all-fexit / all-fentryhash / locks-fexit = every row or the lock rows
 #          with FB_LOCKHOOK=fexit or fentry-hash, the lock-row methods before;
+#          locks-empty = the lock rows' trampolines with empty programs;
+#          locks-stats = the lock rows with bpf_stats, run_cnt/run_time_ns
+#          per program into bpfstats.tsv;
 #          the order is reversed on even reps).
 # Every foliobench results file and bpftrace output is kept in OUTDIR/raw/.
 set -uo pipefail
@@ -77,7 +80,7 @@ count --ablate-reps "$areps" 100
 count --wl-reps "$wlreps" 100
 for set in $wlsets; do
 	case "$set" in
-	none|nolocks|all|locks|all-fexit|all-fentryhash|locks-fexit) ;;
+	none|nolocks|all|locks|all-fexit|all-fentryhash|locks-fexit|locks-empty|locks-stats) ;;
 	*) echo "overhead.sh: --wl-sets: unknown row set '$set'" >&2; exit 2 ;;
 	esac
 done
@@ -332,30 +335,63 @@ for name in $(jqf "$raw/rows.json" '.probes[] | select(.kind == "lock") | .name'
 done
 [ ${#nolock[@]} -gt 0 ] || say "WARNING: no row list (raw/rows.log): nolocks = all"
 wl_tsv=$out/workloads.tsv
+# locks-stats: kernel.bpf_stats_enabled during the run and the programs'
+# run_cnt / run_time_ns sampled while they are attached (the last sample
+# with foliobench's lock programs in it) -> diag/NAME-progs.json, bpfstats.tsv
+wl_stats_pid=
+wl_stats_start() {
+	local f=$out/diag/$1-progs.json
+	sysctl -qw kernel.bpf_stats_enabled=1
+	( while :; do
+		bpftool -j prog show >"$f.new" 2>/dev/null &&
+			jq -e 'any(.[]; .name == "fb_acq_fentry")' "$f.new" >/dev/null 2>&1 &&
+			mv "$f.new" "$f"
+		sleep 0.1
+	done ) &
+	wl_stats_pid=$!
+}
+wl_stats_stop() {
+	local f=$out/diag/$1-progs.json
+	kill "$wl_stats_pid" 2>/dev/null; wait "$wl_stats_pid" 2>/dev/null
+	rm -f "$f.new"
+	sysctl -qw kernel.bpf_stats_enabled=0
+	[ -s "$stats_tsv" ] ||
+		echo "variant	id	type	name	run_cnt	run_time_ns	xlated_insns	jited_bytes	jited_insns" >"$stats_tsv"
+	[ -s "$f" ] && jq -r --arg v "$1" '.[] | select(.name | startswith("fb_")) |
+		[$v, .id, .type, .name, (.run_cnt // 0), (.run_time_ns // 0), "-", (.bytes_jited // 0), "-"] |
+		map(tostring) | join("\t")' "$f" >>"$stats_tsv"
+}
 # wl_one REP WORKLOAD SET: one run, appended to workloads.tsv
 wl_one() {
-	local rep=$1 wl=$2 set=$3 name=wl-$2-$3-$1 a b rc args=() hook=
+	local rep=$1 wl=$2 set=$3 name=wl-$2-$3-$1 a b rc args=() hook= abl=
 	case "$set" in
 	none) args=(--probes "$NONE") ;;
 	nolocks) args=("${nolock[@]}") ;;
 	locks) args=("${locks[@]}") ;;
 	locks-fexit) args=("${locks[@]}") hook=fexit ;;
+	locks-empty) args=("${locks[@]}") abl=empty ;;
+	locks-stats) args=("${locks[@]}") ;;
 	all-fexit) hook=fexit ;;
 	all-fentryhash) hook=fentry-hash ;;
 	esac
+	[ "$set" = locks-stats ] && wl_stats_start "$name"
 	a=$(cpu_stat)
-	FB_LOCKHOOK=$hook fbrun "$name" --workload "$wl" "${args[@]}"; rc=$?
+	FB_ABLATE=$abl FB_LOCKHOOK=$hook fbrun "$name" --workload "$wl" "${args[@]}"; rc=$?
 	b=$(cpu_stat)
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$wl" "$set" \
+	[ "$set" = locks-stats ] && wl_stats_stop "$name"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$wl" "$set" \
 		"$(jqf "$raw/$name.json" ".workloads[] | select(.name==\"$wl\") | .wall_ns")" \
 		"$(jqf "$raw/$name.json" '[.probes[] | select(.status=="attached")] | length')" "$rc" \
-		"$(echo "$a $b" | awk '{ print $3 - $1, $4 - $2 }' | tr ' ' '\t')" >>"$wl_tsv"
+		"$(echo "$a $b" | awk '{ print $3 - $1, $4 - $2 }' | tr ' ' '\t')" \
+		"$(jqf "$raw/$name.json" ".workloads[] | select(.name==\"$wl\") | .ops |
+			[.create_wall_us, .remove_wall_us, .create_busy_us, .remove_busy_us] |
+			map(. // \"-\" | tostring) | join(\"\t\")")" >>"$wl_tsv"
 	say "$wl $set rep $rep: $(tail -1 "$wl_tsv" | cut -f4-)"
 	sleep 2	# the private netns and devices go away asynchronously: not in the next run
 }
 if has_part workloads; then
 	[ -s "$wl_tsv" ] ||
-		echo "rep	workload	probes	wall_ns	attached	rc	run_busy_cs	run_idle_cs" >"$wl_tsv"
+		echo "rep	workload	probes	wall_ns	attached	rc	run_busy_cs	run_idle_cs	create_wall_us	remove_wall_us	create_busy_us	remove_busy_us" >"$wl_tsv"
 	for rep in $(seq 1 "$wlreps"); do
 		for wl in $wls; do
 			sets=$wlsets

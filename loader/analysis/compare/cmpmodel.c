@@ -500,6 +500,7 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 	if (!row)
 		return -1;
 	snprintf(row->pkind, sizeof(row->pkind), "%s", fb_kind_name(p0->kind));
+	row->observer = !strcmp(p0->series, "-");
 	probe_metrics(row, p0, m);
 	for (int s = 0; s < 2; s++) {
 		const char *why = "";

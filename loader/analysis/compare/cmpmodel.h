@@ -64,6 +64,7 @@ struct fb_row {
 	char note[240];		/* unavailable on a side, failed rounds, ... */
 	int nm;
 	int primary;		/* metric whose verdict is the row's */
+	int observer;		/* the catalogue's series "-": the observer's own cost */
 	struct fb_metric *m[FB_CMP_MAX_METRICS];
 };
 

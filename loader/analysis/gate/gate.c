@@ -196,7 +196,8 @@ static const struct argp_option gate_options[] = {
 	  "(5; icount rounds: 0.5)", 0 },
 	{ "metrics", 'm', "LIST", 0, "comma-separated globs over metric ids "
 	  "(KIND:NAME:METRIC, see `foliobench compare --format csv`), or a preset: default, "
-	  "p50, tail (below)", 0 },
+	  "p50, tail (below); with it the observer's own rows (catalogue series -, "
+	  "getppid) are gated too, by default they are not", 0 },
 	{ "allow-missing", OPT_ALLOW_MISSING, "GLOB", 0, "accept that NEW lost these metrics "
 	  "(repeatable)", 0 },
 	{ "beta", OPT_BETA, "B", 0, "per metric, the chance to pass a regression of exactly "
@@ -231,6 +232,7 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 		return -1;
 	case 'm':
 		g->o.metrics = fb_gate_metrics_preset(arg);
+		g->o.observer_rows = 1;
 		return 0;
 	case OPT_ALLOW_MISSING:
 		if (!add_allow(g->allow, sizeof(g->allow), arg))

@@ -364,7 +364,8 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 /* x is gated (--metrics) or named by an expectation; 1 if kept */
 static int select_metric(struct fb_gated *x, const struct fb_gate_opts *o)
 {
-	x->gated = fb_gate_match(x->id, o->metrics);
+	/* the observer's own rows (getppid: probe cost) say nothing of a kernel */
+	x->gated = fb_gate_match(x->id, o->metrics) && (!x->row->observer || o->observer_rows);
 	x->exp = NULL;
 	for (int i = 0; o->expect && i < o->expect->n && !x->exp; i++)
 		if (!o->expect->l[i].absent && !strcmp(o->expect->l[i].id, x->id))

@@ -50,6 +50,7 @@ struct fb_gate_opts {
 	double thr_pct;			/* --max-regression */
 	const struct fb_noise *noise;	/* --noise: per-row spread, or NULL */
 	struct fb_expect *expect;	/* --expect: declared trades, or NULL */
+	int observer_rows;		/* gate the observer's own rows too (--metrics) */
 };
 
 struct fb_gated {
