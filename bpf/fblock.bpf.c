@@ -40,8 +40,13 @@ const volatile __u32 lock_slot[FB_MAX_LOCKS];	/* hold slot of this side */
 const volatile __u32 nlocks;
 /* start times in task storage (held_task), else the (tid, slot) hash */
 const volatile __u32 stash_task;
-/* FB_ABLATE=empty (diagnostics): every program returns at once */
-const volatile __u32 empty;
+/*
+ * FB_ABLATE (diagnostics only, FB_ABL_*): empty (every program returns at
+ * once), nomatch (the address compare, then return), hash (open holds in
+ * one per-CPU slot: no task storage or hash), clock (no clock read),
+ * stats, hist (record's parts).  The verifier drops what a constant skips.
+ */
+const volatile __u32 ablate;
 
 #include "fbrecord.bpf.h"
 
@@ -61,6 +66,14 @@ struct {
 struct fb_held {
 	u64 ts[FB_MAX_SLOTS];
 };
+
+/* FB_ABLATE=hash: the open holds of this CPU (diagnostics, one vCPU) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct fb_held);
+} held_cpu SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -89,6 +102,12 @@ static __always_inline u64 *start_cell(u32 slot, int create)
 
 	if (slot >= FB_MAX_SLOTS)
 		return NULL;
+	if (ablate & FB_ABL_HASH) {
+		u32 zero = 0;
+
+		h = bpf_map_lookup_elem(&held_cpu, &zero);
+		return h ? &h->ts[slot] : NULL;
+	}
 	if (!stash_task) {
 		key.tid = (u32)bpf_get_current_pid_tgid();
 		key.slot = slot;
@@ -99,25 +118,31 @@ static __always_inline u64 *start_cell(u32 slot, int create)
 	return h ? &h->ts[slot] : NULL;
 }
 
+/* the clock, or 1 under FB_ABLATE=clock */
+static __always_inline u64 now(void)
+{
+	return (ablate & FB_ABL_CLOCK) ? 1 : bpf_ktime_get_ns();
+}
+
 static __always_inline int on_acquired(u64 lock)
 {
 	int i = lock_index(lock);
 	struct fb_start_key key;
 	u64 ts, *cell;
 
-	if (i < 0 || !enabled())
+	if (i < 0 || (ablate & FB_ABL_NOMATCH) || !enabled())
 		return 0;
 	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];	/* unique per lock and side */
-	if (!stash_task) {
+	if (!stash_task && !(ablate & FB_ABL_HASH)) {
 		key.tid = (u32)bpf_get_current_pid_tgid();
-		ts = bpf_ktime_get_ns();
+		ts = now();
 		bpf_map_update_elem(&held, &key, &ts, BPF_ANY);
 		return 0;
 	}
 	/* the clock after the cell: a task's first hold creates its storage */
 	cell = start_cell(key.slot, 1);
 	if (cell)
-		*cell = bpf_ktime_get_ns();
+		*cell = now();
 	return 0;
 }
 
@@ -127,14 +152,15 @@ static __always_inline int on_release(u64 lock)
 	struct fb_start_key key;
 	u64 *ts;
 
-	if (i < 0)
+	if (i < 0 || (ablate & FB_ABL_NOMATCH))
 		return 0;
 	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];
 	ts = start_cell(key.slot, 0);
 	if (!ts || !*ts)
 		return 0;
-	record(key.slot, bpf_ktime_get_ns() - *ts);
-	if (stash_task) {
+	record_parts(key.slot, now() - *ts + ((ablate & FB_ABL_CLOCK) ? 1 : 0),
+		     ablate & (FB_ABL_STATS | FB_ABL_HIST));
+	if (stash_task || (ablate & FB_ABL_HASH)) {
 		*ts = 0;
 		return 0;
 	}
@@ -155,7 +181,7 @@ static __always_inline u64 lock_arg(void *ctx)
 SEC("fexit/foliobench_placeholder")
 int BPF_PROG(fb_acq_fexit)
 {
-	if (empty)
+	if (ablate & FB_ABL_EMPTY)
 		return 0;
 	return on_acquired(lock_arg(ctx));
 }
@@ -163,7 +189,7 @@ int BPF_PROG(fb_acq_fexit)
 SEC("fentry/foliobench_placeholder")
 int BPF_PROG(fb_acq_fentry)
 {
-	if (empty)
+	if (ablate & FB_ABL_EMPTY)
 		return 0;
 	return on_acquired(lock_arg(ctx));
 }
@@ -175,18 +201,18 @@ int BPF_PROG(fb_acq_waited, void *lock, int ret)
 	int i = lock_index((u64)lock);
 	u64 *ts;
 
-	if (i < 0)
+	if (i < 0 || (ablate & (FB_ABL_NOMATCH | FB_ABL_EMPTY)))
 		return 0;
 	ts = start_cell(lock_slot[i & (FB_MAX_LOCKS - 1)], 0);
 	if (ts && *ts)
-		*ts = bpf_ktime_get_ns();
+		*ts = now();
 	return 0;
 }
 
 SEC("fentry/foliobench_placeholder")
 int BPF_PROG(fb_rel_fentry)
 {
-	if (empty)
+	if (ablate & FB_ABL_EMPTY)
 		return 0;
 	return on_release(lock_arg(ctx));
 }

@@ -32,6 +32,8 @@
 #define FB_ABL_HASH	(1 << 2)	/* start time in a per-CPU slot, not the hash */
 #define FB_ABL_EMPTY	(1 << 3)	/* both programs return at once */
 #define FB_ABL_TIDHASH	(1 << 4)	/* start time in the (tid, slot) hash, not task storage */
+#define FB_ABL_CLOCK	(1 << 5)	/* fblock: no clock read (every hold 1 ns) */
+#define FB_ABL_NOMATCH	(1 << 6)	/* fblock: the address compare only, no hold */
 
 struct fb_start_key {
 	unsigned int tid;

@@ -36,6 +36,7 @@ int fb_ablate_parse(const char *s, char *err, size_t len)
 	static const struct { const char *word; int bit; } words[] = {
 		{ "stats", FB_ABL_STATS }, { "hist", FB_ABL_HIST },
 		{ "hash", FB_ABL_HASH }, { "empty", FB_ABL_EMPTY }, { "tidhash", FB_ABL_TIDHASH },
+		{ "clock", FB_ABL_CLOCK }, { "nomatch", FB_ABL_NOMATCH },
 	};
 	int bits = 0;
 
@@ -46,7 +47,7 @@ int fb_ablate_parse(const char *s, char *err, size_t len)
 			if (n == strlen(words[i].word) && !strncmp(s, words[i].word, n))
 				break;
 		if (i == sizeof(words) / sizeof(words[0])) {
-			snprintf(err, len, "FB_ABLATE: unknown part '%.*s' (stats, hist, hash, tidhash, empty)",
+			snprintf(err, len, "FB_ABLATE: unknown part '%.*s' (stats, hist, hash, tidhash, empty, clock, nomatch)",
 				 (int)n, s);
 			return -1;
 		}

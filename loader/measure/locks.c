@@ -66,6 +66,7 @@ struct fb_locks {
 	int fexit;			/* FB_LOCKHOOK=fexit: the acquire side by fexit */
 	int stash_task;			/* open holds in task storage, else `held` */
 	int task_fd;			/* the shared task storage map, once created */
+	int cpu_fd;			/* FB_ABLATE=hash: the shared per-CPU slot */
 	struct fblock_bpf *skel[NFNS];
 };
 
@@ -158,7 +159,7 @@ static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
 	}
 	k->rodata->nlocks = nl;
 	k->rodata->stash_task = (unsigned int)l->stash_task;
-	k->rodata->empty = (fb_ablate() & FB_ABL_EMPTY) != 0;
+	k->rodata->ablate = (unsigned int)fb_ablate();
 	bpf_map__set_autocreate(k->maps.held_task, l->stash_task);
 	return k;
 }
@@ -181,10 +182,14 @@ static int load_one(struct fb_locks *l, struct fblock_bpf *k, struct bpf_program
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
 	if (!err && l->stash_task && l->task_fd >= 0)
 		err = bpf_map__reuse_fd(k->maps.held_task, l->task_fd);
+	if (!err && l->cpu_fd >= 0)
+		err = bpf_map__reuse_fd(k->maps.held_cpu, l->cpu_fd);
 	if (!err)
 		err = fblock_bpf__load(k);
 	if (!err && l->stash_task && l->task_fd < 0)
 		l->task_fd = dup(bpf_map__fd(k->maps.held_task));
+	if (!err && l->cpu_fd < 0 && (fb_ablate() & FB_ABL_HASH))
+		l->cpu_fd = dup(bpf_map__fd(k->maps.held_cpu));
 	if (!err)
 		err = attach_progs(k, p);
 	return err;
@@ -293,6 +298,7 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	l->fexit = lockhook_fexit();
 	l->stash_task = !lockhook_hash();
 	l->task_fd = -1;
+	l->cpu_fd = -1;
 	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
 				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
 	for (int i = 0; i < n; i++) {
@@ -324,6 +330,8 @@ void fb_locks_close(struct fb_locks *l)
 		close(l->held_fd);
 	if (l->task_fd >= 0)
 		close(l->task_fd);
+	if (l->cpu_fd >= 0)
+		close(l->cpu_fd);
 	free(l);
 }
 

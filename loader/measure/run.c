@@ -121,7 +121,7 @@ static const struct argp run_argp = {
 	"SIGHUP stops the workload, detaches, still writes the results and exits 128 + the "
 	"signal number."
 	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
-	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty (diagnostics, "
+	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty,clock,nomatch (diagnostics, "
 	"scripts/studies/overhead.sh) switches parts of the function probes off; their method gets a "
 	"\"+ablate\" suffix.\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
 	"default, range):",
