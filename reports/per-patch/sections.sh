@@ -14,17 +14,19 @@ sec() { size -A "$1" | awk -v s="$2" '$1 == s { print $2 }'; }
 # sym VMLINUX NAME: "bytes section" of a symbol (objdump -t), or "-"
 sym() {
 	local hex sec
-	read -r hex sec < <(objdump -t "$1" | awk -v n="$2" '$NF == n { print $(NF-1), $(NF-2); exit }')
+	read -r hex sec < <(objdump -t "$1" | awk -v n="$2" '$NF == n && !f { print $(NF-1), $(NF-2); f = 1 }')
 	if [ -n "${hex:-}" ]; then echo "$((16#$hex)) $sec"; else echo "-"; fi
 }
 
 echo "| kernel | patch | .bss | .init.data | list_entries (bytes, type) | lockdep_list_pool |"
 echo "|:---|:---|---:|---:|---:|:---|"
-jq -r '.prefixes[] | [.dir, (.patch // ""), .kernel] | @tsv' "$pp" |
-while IFS=$'\t' read -r name patch bz; do
+# "|"-separated: a tab is whitespace to read, so an empty patch field would vanish
+jq -r '.prefixes[] | [.dir, (.patch // ""), .kernel] | join("|")' "$pp" |
+while IFS='|' read -r name patch bz; do
 	v=$(dirname "$bz")/vmlinux
 	[ -f "$v" ] || { echo "| $name | ${patch:0:40} | (no $v) | | | |"; continue; }
 	le=$(sym "$v" list_entries)
-	pool=$(nm "$v" | awk '$NF == "lockdep_list_pool" { print "yes"; f = 1; exit } END { if (!f) print "no" }')
+	# awk reads to the end: an early exit would SIGPIPE nm, fatal under pipefail
+	pool=$(nm "$v" | awk '$NF == "lockdep_list_pool" { f = 1 } END { print f ? "yes" : "no" }')
 	echo "| $name | ${patch:0:40} | $(sec "$v" .bss) | $(sec "$v" .init.data) | $le | $pool |"
 done
