@@ -41,10 +41,10 @@
 # option for it.  Its fentry mode oopses our 7.3.4 guests: attaching the
 # second trampoline program to mutex_lock (bpf_trampoline_update ->
 # modify_fentry -> update_ftrace_direct_mod in the trace) ends in an
-# instruction fetch from a non-executable page
-# (reports/peers/klockstat-oops.txt).  So it runs
-# in a private mount namespace (unshare -m) where /sys/kernel/btf/vmlinux is
-# a bind-mounted copy made by scripts/lib/btf-hide.py: the FUNC's name
+# instruction fetch from a non-executable page (reports/peers/
+# klockstat-oops.txt).  So it runs in a private mount namespace (unshare -m)
+# where /sys/kernel/btf/vmlinux is a bind-mounted copy made by
+# scripts/lib/btf-hide.py: the FUNC's name
 # string, used by that FUNC and nothing else (checked), rewritten to
 # "Mutex_lock"; every type, ID and other name unchanged, so its CO-RE
 # relocations resolve as before.  The method column is read back from the
