@@ -13,7 +13,7 @@
 #   arms-test.sh        ab --arm from a patch directory and from a git tree
 #                       at a revision: bad input refused, built, gated
 #   bpftrace-test.sh    one-liners agree with foliobench
-#   peers-test.sh       counts equal to funclatency and klockstat (#27)
+#   peers-test.sh       counts equal to funclatency; klockstat (kprobe mode) brackets the lock counts (#27)
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
@@ -56,7 +56,7 @@ bash tests/guest/clock-test.sh "$res"
 patched=$(kernel patched perf)
 bash tests/guest/lock-test.sh "$base" "$patched" -n 2 | grep -E '^(not )?ok|^#'
 bash tests/guest/perpatch-test.sh "$res"
-# the peers: counts equal to libbpf-tools funclatency and klockstat, one boot
+# the peers: counts equal to libbpf-tools funclatency, klockstat brackets the lock counts, one boot
 bash tests/guest/peers-test.sh "$base" "$res" | grep -E '^(not )?ok|^#'
 # the one-liners, inside a guest, against foliobench's counts.  One vCPU:
 # some scripts put trampolines on busy lock functions (mutex_lock*,
