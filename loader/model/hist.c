@@ -31,18 +31,6 @@ double fb_hist_mean(const struct fb_hist *h)
 }
 
 /*
- * The mean of the calls that took at most factor x the median: the calls
- * an interrupt or a page fault landed in are left out.  Exact from sum and
- * count but for the calls left out, each taken at its bucket's middle (a
- * bucket is 1/32 of its octave wide), so for a handful of outliers in
- * thousands of calls the error is far below 0.1%; where a whole second
- * mode is left out (get_device_parent's) it is a few percent, a bias that
- * stays put between boots.  Under icount a per-call
- * time is an instruction count and this moves with every instruction a
- * patch adds, where the median moves only when calls cross a 3% bucket
- * (reports/clock/).  0 if empty.
- */
-/*
  * Where the common path is: the median, unless it falls between two modes
  * (a bucket holding a quarter or less of the fullest bucket below it), as
  * get_device_parent's does: ~200 lookups of an existing glue directory at
@@ -69,6 +57,19 @@ static double core_centre(const struct fb_hist *h, double med)
 	return med;
 }
 
+/*
+ * The mean of the calls that took at most factor x the common path
+ * (core_centre: the median, but between two modes): the calls an
+ * interrupt or a page fault landed in are left out.  Exact from sum and
+ * count but for the calls left out, each taken at its bucket's middle (a
+ * bucket is 1/32 of its octave wide), so for a handful of outliers in
+ * thousands of calls the error is far below 0.1%; where a whole second
+ * mode is left out (get_device_parent's) it is a few percent, a bias that
+ * stays put between boots.  Under icount a per-call
+ * time is an instruction count and this moves with every instruction a
+ * patch adds, where the median moves only when calls cross a 3% bucket
+ * (reports/clock/).  0 if empty.
+ */
 double fb_hist_core_mean(const struct fb_hist *h, double factor)
 {
 	double cut = core_centre(h, fb_hist_percentile(h, 50)) * factor, sum = (double)h->sum;

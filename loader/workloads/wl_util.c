@@ -9,7 +9,6 @@
  * can be left behind.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <poll.h>
@@ -18,6 +17,7 @@
 #include <sys/prctl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>

@@ -45,10 +45,10 @@
 #          "none nolocks all"; also: locks = the lock rows alone, and
 #          all-fexit / all-fentryhash / locks-fexit = every row or the lock rows
 #          with FB_LOCKHOOK=fexit or fentry-hash, the lock-row methods before;
-#          locks-empty = the lock rows' trampolines with empty programs;
 #          locks-stats = the lock rows with bpf_stats, run_cnt/run_time_ns
 #          per program into bpfstats.tsv; locks:ABL = the lock rows with
-#          FB_ABLATE=ABL (e.g. locks:nomatch, locks:hash,clock,stats,hist);
+#          FB_ABLATE=ABL (e.g. locks:empty, the trampolines with empty programs;
+#          locks:nomatch; locks:hash,clock,stats,hist);
 #          the order is reversed on even reps).
 # Every foliobench results file and bpftrace output is kept in OUTDIR/raw/.
 set -uo pipefail
@@ -81,7 +81,7 @@ count --ablate-reps "$areps" 100
 count --wl-reps "$wlreps" 100
 for set in $wlsets; do
 	case "$set" in
-	none|nolocks|all|locks|all-fexit|all-fentryhash|locks-fexit|locks-empty|locks-stats) ;;
+	none|nolocks|all|locks|all-fexit|all-fentryhash|locks-fexit|locks-stats) ;;
 	locks:*) [[ ${set#locks:} =~ ^(stats|hist|hash|empty|clock|nomatch)(,(stats|hist|hash|empty|clock|nomatch))*$ ]] ||
 		{ echo "overhead.sh: --wl-sets: $set: FB_ABLATE words are stats hist hash empty clock nomatch" >&2; exit 2; } ;;
 	*) echo "overhead.sh: --wl-sets: unknown row set '$set'" >&2; exit 2 ;;
@@ -372,7 +372,6 @@ wl_one() {
 	nolocks) args=("${nolock[@]}") ;;
 	locks) args=("${locks[@]}") ;;
 	locks-fexit) args=("${locks[@]}") hook=fexit ;;
-	locks-empty) args=("${locks[@]}") abl=empty ;;
 	locks-stats) args=("${locks[@]}") ;;
 	locks:*) args=("${locks[@]}") abl=${set#locks:} ;;
 	all-fexit) hook=fexit ;;

@@ -404,12 +404,8 @@ kl_table() {	# LOG HEADER_WORD (Wait or Hold)
 	END { printf "%d %.0f %d %d %d %d\n", n, t, fb - m, m, kw, own }' "$1"
 }
 kl_tasks() { awk '/Avg Hold/ { on = 1; next } on && NF >= 9 && $2 != "klockstat" { n++ } END { print n + 0 }' "$1"; }
-# klockstat's mode: fentry/fexit if libbpf finds the BTF FUNC mutex_lock
-# (or mutex_lock_nested) in /sys/kernel/btf/vmlinux, kprobe/kretprobe if
-# not.  Its fentry mode oopses our guests (see the head), so it runs in a
-# private mount namespace where that file is a copy with the FUNC's name
-# rewritten (scripts/lib/btf-hide.py; types and IDs unchanged, so CO-RE
-# still works), and kl_method reads the mode back from the kernel.
+# the BTF copy klockstat runs with, its FUNC mutex_lock renamed (the head
+# says why); kl_method reads the mode it took back from the kernel
 kl_btf=/tmp/peers-vmlinux.btf
 kl_hide() {
 	[ -s "$kl_btf" ] && return 0
