@@ -43,6 +43,12 @@ struct fb_probe_def {
 	const char *workload;		/* the workload that drives it */
 	const char *module;		/* its functions' module when not built in (kmod.h) */
 	const char *proves;		/* what the row shows about the series */
+	/*
+	 * The metric the gate's default sets test for this row instead of
+	 * theirs (compare's metric name, e.g. "register_hold_cmean"), where
+	 * the default is unstable for the row; NULL: the defaults.
+	 */
+	const char *gate;
 	/* ad-hoc rows (run --func/--lock, measure/adhoc.c) */
 	int adhoc;
 	const char *unresolved;		/* why it cannot be attached, found before */

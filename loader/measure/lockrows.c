@@ -159,6 +159,21 @@ static void phase_func(struct fb_counts *ops, const char *phase, const struct ro
 }
 
 /*
+ * The write holds released by the end of the first phase a workload marks:
+ * the row's stat "hold@<phase>" (fb_session_collect), the phase's own
+ * distribution where the whole run's mixes two (gdp_mutex: registration
+ * and removal holds, catalogue.c).
+ */
+static void keep_phase(struct row *r, const char *phase, const struct fb_hist *h)
+{
+	if (r->phase[0] || strlen(phase) + sizeof("hold@") > sizeof(r->res.stats[0].name))
+		return;
+	snprintf(r->phase, sizeof(r->phase), "%s", phase);
+	r->phase_hold = *h;
+	snprintf(r->phase_hold.unit, sizeof(r->phase_hold.unit), "ns");
+}
+
+/*
  * The phase hook: each lock row's write (exclusive) acquisitions and hold
  * total so far, as "<phase>_<row>" and "<phase>_<row>_hold_ns" (BPF rows
  * also "<phase>_<row>_read..." for rwsem readers, and the write holds' p50
@@ -174,7 +189,7 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			phase_func(ops, phase, &fb_active_session->rows[j]);
 	for (int i = 0; i < fb_nprobes; i++) {
 		const struct fb_probe_def *d = &fb_probes[i];
-		const struct row *r = NULL;
+		struct row *r = NULL;
 		struct fb_hist h = {}, w = {};
 		int bpf;
 
@@ -188,6 +203,7 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			fb_record_read(&fb_active_session->rec, r->slot[0], &h);
 			phase_set(ops, phase, d->name, "", &h);
 			phase_pcts(ops, phase, d->name, "", &h);
+			keep_phase(r, phase, &h);
 		}
 		if (bpf && r->res.nstats > 2) {
 			memset(&h, 0, sizeof(h));

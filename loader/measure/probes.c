@@ -316,6 +316,7 @@ static void add_row(struct fb_session *s, const struct fb_probe_def *d, int *wan
 	r->def = d;
 	snprintf(r->res.name, sizeof(r->res.name), "%s", d->name);
 	snprintf(r->res.series, sizeof(r->res.series), "%s", d->series);
+	snprintf(r->res.gate, sizeof(r->res.gate), "%s", d->gate ? d->gate : "");
 	r->res.kind = d->kind;
 	r->res.adhoc = d->adhoc;
 	set_status(r, FB_UNAVAILABLE, "-", "-");
@@ -415,8 +416,16 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 		}
 	}
 	collect_lock_stat(s);
-	for (int i = 0; i < s->nrows; i++)
-		res->probes[res->nprobes++] = s->rows[i].res;
+	for (int i = 0; i < s->nrows; i++) {
+		struct fb_probe_result *p = &res->probes[res->nprobes++];
+
+		*p = s->rows[i].res;
+		if (s->rows[i].phase[0] && p->nstats < FB_MAX_STATS) {	/* lockrows.c */
+			snprintf(p->stats[p->nstats].name, sizeof(p->stats[0].name), "hold@%s",
+				 s->rows[i].phase);
+			p->stats[p->nstats++].h = s->rows[i].phase_hold;
+		}
+	}
 	collect_contention(s, res);
 }
 

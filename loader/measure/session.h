@@ -30,6 +30,9 @@ struct row {
 	struct fb_probe_result res;
 	int slot[FB_MAX_STATS];
 	uint64_t inst;			/* resolved instance address */
+	/* BPF lock rows: the write holds at the workload's first phase mark */
+	char phase[16];
+	struct fb_hist phase_hold;
 };
 
 struct inst {

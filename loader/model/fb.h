@@ -49,8 +49,11 @@ const char *fb_kind_name(enum fb_kind k);
 const char *fb_probe_status_name(enum fb_probe_status s);
 const char *fb_wl_status_name(enum fb_wl_status s);
 
-/* lock rows: hold, wait, and for rwsems hold_read, wait_read */
-#define FB_MAX_STATS 4
+/*
+ * lock rows: hold, wait, for rwsems hold_read, wait_read, and where the
+ * workload marks a phase, hold@<phase>: the holds released in it
+ */
+#define FB_MAX_STATS 5
 struct fb_probe_result {
 	char name[48];
 	char series[24];
@@ -60,9 +63,10 @@ struct fb_probe_result {
 	char symbol[64];	/* what it attached to */
 	char reason[192];	/* why unavailable / notes */
 	int adhoc;		/* from run --func/--lock, not the catalogue */
+	char gate[24];		/* the catalogue's gated statistic for the row, or "" */
 	int nstats;
 	struct {
-		char name[16];	/* latency | size | hold | wait | hold_read | wait_read */
+		char name[16];	/* latency | size | hold | wait | hold_read | wait_read | hold@<phase> */
 		struct fb_hist h;
 	} stats[FB_MAX_STATS];
 };

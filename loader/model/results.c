@@ -106,6 +106,8 @@ static json_object *probe_to_json(const struct fb_probe_result *p)
 	put_str(o, "reason", p->reason);
 	if (p->adhoc)	/* optional: catalogue rows do not carry it */
 		json_object_object_add(o, "adhoc", json_object_new_boolean(1));
+	if (p->gate[0])	/* optional: only rows that declare one */
+		put_str(o, "gate", p->gate);
 	for (int i = 0; i < p->nstats; i++)
 		json_object_array_add(st, hist_to_json(p->stats[i].name, &p->stats[i].h));
 	json_object_object_add(o, "stats", st);
@@ -399,6 +401,13 @@ static void read_probe(struct rd *rd, json_object *o, struct fb_probe_result *p,
 		if (!json_object_is_type(st, json_type_boolean))
 			rd_fail(rd, "%s: field '%s' must be true or false", p->name, "adhoc");
 		p->adhoc = json_object_get_boolean(st);
+	}
+	if (json_object_object_get_ex(o, "gate", &st)) {	/* optional */
+		get_str(rd, o, "gate", p->gate, sizeof(p->gate), p->name);
+		if (json_object_is_type(st, json_type_string) &&
+		    strlen(json_object_get_string(st)) >= sizeof(p->gate))
+			rd_fail(rd, "%s: field '%s' longer than %zu characters", p->name, "gate",
+				sizeof(p->gate) - 1);
 	}
 	st = get(rd, o, "stats", json_type_array, p->name);
 	if (!st)

@@ -18,6 +18,8 @@
 #     16 IDs per acquisition, series patch 3/3);
 #   - gdp_mutex holds >= the glue dirs the workload made (get_device_parent
 #     takes it for each class device) and <= 2x get_device_parent calls;
+#     its stat hold@register holds exactly the registration's holds (the
+#     phase hook's count), and the row declares register_hold_cmean gated;
 #   - the VF shape (issue 28): every device its own parent with its own glue
 #     directory under the one class `net` (glue dirs = devices), and the
 #     registration takes gdp_mutex once per port: devices x ports, plus at
@@ -106,6 +108,17 @@ check_counts() {	# check_counts FILE ARM N
 	fi
 	check "$arm boot $n: gdp_mutex holds $gdp in [glue dirs $glue, 2 x calls $gcalls]" \
 		test "$glue" -gt 0 -a "$gdp" -ge "$glue" -a "$gdp" -le $((2 * gcalls))
+	check_phase "$f" "$arm" "$n"
+}
+
+check_phase() {	# check_phase FILE ARM N: the registration's own hold histogram
+	local f=$1 arm=$2 n=$3 ph rg gate
+	ph=$(jq -r '.probes[] | select(.name=="gdp_mutex") | .stats[] |
+		select(.name=="hold@register") | .count' "$f")
+	rg=$(op "$f" sysfs register_gdp_mutex)
+	gate=$(jq -r '.probes[] | select(.name=="gdp_mutex") | .gate // ""' "$f")
+	check "$arm boot $n: gdp_mutex hold@register holds ${ph:-none} = registration's $rg, gated on '$gate'" \
+		test -n "$ph" -a "$ph" = "$rg" -a "$rg" -gt 0 -a "$gate" = register_hold_cmean
 }
 
 arms=(baseline patched)

@@ -179,6 +179,7 @@ static int look(struct run *u, const int *idx, int n, int k, struct tally *t)
 		goto out;
 	apply_shifts(&c, u->sh, u->nsh);
 	u->o.metrics = fb_gate_metrics_for(&c, u->metrics);
+	u->o.metrics_chosen = u->metrics != NULL;	/* as gate --metrics */
 	u->o.thr_pct = fb_gate_thr_for(&c, u->thr_pct);
 	if (k) {
 		enum fb_seq_decision d = fb_seq_decide(&u->sq, k, &c, &u->o, &gt, err,

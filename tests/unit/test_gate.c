@@ -535,6 +535,107 @@ static void test_expect_gate_junit(void)
 	fb_cmp_free(&c);
 }
 
+/*
+ * A lock row like gdp_mutex: 200 registration holds (uniform 9.5-12.5 us,
+ * x (1 + reg)) and 200 removal holds at 5.8 us, `late` of them lengthened
+ * to 20 us; the first 200 are also the phase stat "hold@register".  With
+ * late = 0 the whole run's median falls into the removal mode.
+ */
+static struct fb_result *gdp_round(double reg, int late)
+{
+	struct fb_result *r = calloc(1, sizeof(*r));
+	struct fb_probe_result *p = r ? &r->probes[0] : NULL;
+
+	if (!r)
+		return NULL;
+	r->schema_version = FB_SCHEMA_VERSION;
+	r->nprobes = 1;
+	snprintf(p->name, sizeof(p->name), "l");
+	snprintf(p->series, sizeof(p->series), "kernfs-bulk");
+	snprintf(p->gate, sizeof(p->gate), "register_hold_cmean");
+	p->kind = FB_LOCK;
+	p->status = FB_ATTACHED;
+	p->nstats = 3;
+	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "hold");
+	snprintf(p->stats[1].name, sizeof(p->stats[1].name), "wait");
+	snprintf(p->stats[2].name, sizeof(p->stats[2].name), "hold@register");
+	for (int i = 0; i < 200; i++) {
+		uint64_t v = (uint64_t)((9500 + 15 * i) * (1 + reg) * (1 + 1e-4 * synth_gauss()));
+
+		fb_hist_add(&p->stats[0].h, v);
+		fb_hist_add(&p->stats[2].h, v);
+	}
+	for (int i = 0; i < 200; i++)
+		fb_hist_add(&p->stats[0].h, i < late ? 20000 : 5800);
+	return r;
+}
+
+/* na + nb gdp_round()s, NEW's registrations x (1 + reg); BASE's round 2 has no late holds */
+static int gdp_gate(double reg, int na, int nb, const struct fb_gate_opts *o,
+		    struct fb_gate *gt, struct fb_cmp *c)
+{
+	char err[256];
+
+	memset(c, 0, sizeof(*c));
+	for (int s = 0; s < 2; s++) {
+		struct fb_side *sd = s ? &c->new : &c->base;
+
+		sd->n = s ? nb : na;
+		sd->r = calloc((size_t)sd->n, sizeof(*sd->r));
+		sd->files = calloc((size_t)sd->n, sizeof(*sd->files));
+		snprintf(sd->name, sizeof(sd->name), "%s", s ? "new" : "base");
+		for (int i = 0; sd->r && sd->files && i < sd->n; i++) {
+			sd->r[i] = gdp_round(s ? reg : 0, !s && i == 1 ? 0 : 20);
+			sd->files[i] = strdup("gdp.json");
+			if (!sd->r[i] || !sd->files[i])
+				return -1;
+		}
+		if (!sd->r || !sd->files)
+			return -1;
+	}
+	if (synth_build(c) || fb_gate_eval(gt, c, o, err, sizeof(err)))
+		return -1;
+	return (int)gt->outcome;
+}
+
+/* A row's declared gated metric (catalogue .gate) replaces the defaults' */
+static void test_declared(void)
+{
+	struct fb_gate_opts chosen = defaults;
+	const struct fb_gated *d, *p50;
+	struct fb_cmp c;
+	struct fb_gate gt;
+	int rc;
+
+	rc = gdp_gate(0, 5, 5, &defaults, &gt, &c);
+	d = find(&gt, "lock:l:register_hold_cmean");
+	p50 = find(&gt, "lock:l:hold_p50");
+	CHECKF(d && d->gated && (!p50 || !p50->gated), "defaults: the declared "
+	       "register_hold_cmean is gated, the row's hold_p50 is not");
+	CHECKF(rc == FB_GATE_PASS, "A/A with one round's whole-run p50 in the other mode: "
+	       "pass on the declared metric (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	rc = gdp_gate(0.10, 5, 5, &defaults, &gt, &c);
+	d = find(&gt, "lock:l:register_hold_cmean");
+	CHECKF(rc == FB_GATE_FAIL && d && d->state == FB_GM_REGRESSED,
+	       "+10%% registration holds (threshold 5%%): fail, register_hold_cmean regressed (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+
+	chosen.metrics = "lock:*:hold_p50";
+	chosen.metrics_chosen = 1;
+	rc = gdp_gate(0, 5, 5, &chosen, &gt, &c);
+	d = find(&gt, "lock:l:register_hold_cmean");
+	p50 = find(&gt, "lock:l:hold_p50");
+	CHECKF(p50 && p50->gated && (!d || !d->gated) && rc != FB_GATE_PASS,
+	       "--metrics lock:*:hold_p50: the whole-run p50 is gated, and its mode jump "
+	       "keeps the A/A from passing (rc %d)", rc);
+	fb_gate_free(&gt);
+	fb_cmp_free(&c);
+}
+
 int main(void)
 {
 	test_outcomes();
@@ -548,5 +649,6 @@ int main(void)
 	test_expect_file();
 	test_expect_judge();
 	test_expect_gate_junit();
+	test_declared();
 	return tap_done();
 }

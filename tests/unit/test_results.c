@@ -24,12 +24,16 @@ static struct fb_result *sample(void)
 	strcpy(p->name, "gdp_mutex");
 	p->kind = FB_LOCK;
 	p->status = FB_ATTACHED;
-	p->nstats = 2;
+	p->nstats = 3;
+	strcpy(p->gate, "register_hold_cmean");
 	strcpy(p->stats[0].name, "wait");
 	strcpy(p->stats[1].name, "hold");
+	strcpy(p->stats[2].name, "hold@register");
 	for (uint64_t v = 1; v < 5000000; v = v * 3 / 2 + 1) {
 		fb_hist_add(&p->stats[0].h, v);
 		fb_hist_add(&p->stats[1].h, v * 7);
+		if (v < 1000)
+			fb_hist_add(&p->stats[2].h, v * 7);
 	}
 	strcpy(p->stats[0].h.unit, "ns");
 	p = &r->probes[r->nprobes++];	/* an ad-hoc row (run --func) */
@@ -200,7 +204,12 @@ int main(void)
 	if (!back)
 		return tap_done();
 	p = fb_result_probe(back, "gdp_mutex");
-	CHECKF(p && p->nstats == 2, "probe and its two stats survive");
+	CHECKF(p && p->nstats == 3 && !strcmp(p->stats[2].name, "hold@register") &&
+	       p->stats[2].h.count == r->probes[0].stats[2].h.count,
+	       "probe and its three stats survive (a phase's holds too)");
+	CHECKF(p && !strcmp(p->gate, "register_hold_cmean") &&
+	       !fb_result_probe(back, "vfs_read")->gate[0],
+	       "the declared gated metric round-trips; rows without one have none");
 	CHECKF(p && !memcmp(&p->stats[0].h, &r->probes[0].stats[0].h, sizeof(struct fb_hist)) &&
 	       !memcmp(&p->stats[1].h.buckets, &r->probes[0].stats[1].h.buckets,
 		       sizeof(p->stats[1].h.buckets)),
@@ -240,6 +249,11 @@ int main(void)
 	}
 	expect_edit(text, "\"adhoc\":true", "\"adhoc\":1", "vfs_read: field 'adhoc' must be true or false",
 		    "a non-boolean adhoc");
+	expect_edit(text, "\"gate\":\"register_hold_cmean\"",
+		    "\"gate\":\"register_hold_cmean_and_more\"",
+		    "gdp_mutex: field 'gate' longer than 23", "an over-long gate");
+	expect_edit(text, "\"gate\":\"register_hold_cmean\"", "\"gate\":7",
+		    "gdp_mutex: field 'gate'", "a non-string gate");
 	test_numbers(text);
 	test_max_int(text);
 	{

@@ -377,6 +377,37 @@ static int side_rounds(const struct fb_cmp *c, const struct fb_row *row, struct 
  */
 #define FB_CORE_FACTOR	1.5
 
+/* A lock row's "hold@<phase>" stat (lockrows.c), or NULL. */
+static const struct fb_hist *phase_hold(const struct fb_probe_result *p, const char **phase)
+{
+	for (int i = 0; i < p->nstats; i++)
+		if (!strncmp(p->stats[i].name, "hold@", 5)) {
+			if (phase)
+				*phase = p->stats[i].name + 5;
+			return &p->stats[i].h;
+		}
+	return NULL;
+}
+
+/*
+ * A lock row whose workload marked a phase: the holds released in it,
+ * "<phase>_hold_p50" and "<phase>_hold_cmean" in m[0], m[1] (gdp_mutex's
+ * registrations, without the removals' second mode: catalogue.c).
+ */
+static void phase_metrics(struct fb_row *row, const struct fb_probe_result *p0,
+			  struct fb_metric **m)
+{
+	const char *phase;
+	char nm[48];
+
+	if (!phase_hold(p0, &phase))
+		return;
+	snprintf(nm, sizeof(nm), "%.16s_hold_p50", phase);
+	m[0] = new_metric(row, nm, "ns", FB_M_NOISY, 1);
+	snprintf(nm, sizeof(nm), "%.16s_hold_cmean", phase);
+	m[1] = new_metric(row, nm, "ns", FB_M_NOISY, 1);
+}
+
 /* The metrics of a probe row; returns the row kind's metric layout in m[]. */
 static void probe_metrics(struct fb_row *row, const struct fb_probe_result *p0,
 			  struct fb_metric **m)
@@ -404,6 +435,8 @@ static void probe_metrics(struct fb_row *row, const struct fb_probe_result *p0,
 		for (int i = 0; d[i].name; i++)
 			m[i] = new_metric(row, d[i].name, d[i].unit, d[i].type, d[i].lower_is_better);
 		row->primary = row->kind == FB_ROW_FUNC ? 2 : 3;	/* mean, hold_mean */
+		if (row->kind == FB_ROW_LOCK)
+			phase_metrics(row, p0, m + 9);
 		return;
 	}
 	for (int i = 0; i < p0->nstats && i < FB_MAX_STATS; i++) {
@@ -469,6 +502,11 @@ static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
 				push(m[8], s, fb_hist_percentile(h, 90));
 			}
 		}
+		h = phase_hold(p, NULL);
+		if (h && h->count && fb_hist_percentile(h, 100) > 0) {
+			push(m[9], s, fb_hist_percentile(h, 50));
+			push(m[10], s, fb_hist_core_mean(h, FB_CORE_FACTOR));
+		}
 	} else {
 		for (int k = 0; k < p0->nstats && k < FB_MAX_STATS; k++) {
 			const struct fb_hist *h = find_stat(p, p0->stats[k].name, 0);
@@ -501,6 +539,7 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 		return -1;
 	snprintf(row->pkind, sizeof(row->pkind), "%s", fb_kind_name(p0->kind));
 	row->observer = !strcmp(p0->series, "-");
+	snprintf(row->gate, sizeof(row->gate), "%s", p0->gate);
 	probe_metrics(row, p0, m);
 	for (int s = 0; s < 2; s++) {
 		const char *why = "";

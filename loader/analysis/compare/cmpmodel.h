@@ -65,6 +65,7 @@ struct fb_row {
 	int nm;
 	int primary;		/* metric whose verdict is the row's */
 	int observer;		/* the catalogue's series "-": the observer's own cost */
+	char gate[24];		/* the catalogue's gated metric for the row (results' "gate") */
 	struct fb_metric *m[FB_CMP_MAX_METRICS];
 };
 

@@ -232,7 +232,7 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 		return -1;
 	case 'm':
 		g->o.metrics = fb_gate_metrics_preset(arg);
-		g->o.observer_rows = 1;
+		g->o.metrics_chosen = 1;
 		return 0;
 	case OPT_ALLOW_MISSING:
 		if (!add_allow(g->allow, sizeof(g->allow), arg))
@@ -628,7 +628,7 @@ static int gate_calibrate(struct gate_cli *g)
 	       nz->build[0], fb_clock_name(nz->clock), out);
 	for (int i = 0; i < nz->nent; i++)
 		if (fb_gate_match(nz->e[i].id, nz->clock == FB_CLOCK_ICOUNT ?
-				  FB_GATE_METRICS_ICOUNT : FB_GATE_METRICS))
+				  FB_GATE_METRICS_ICOUNT : FB_GATE_METRICS) || nz->e[i].declared)
 			printf("  %-44s spread %.3g%% (%d rounds, %d dof)\n", nz->e[i].id,
 			       fb_noise_spread(&nz->e[i]) * 100, nz->e[i].n, nz->e[i].dof);
 	ret = 0;

@@ -361,11 +361,28 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 	}
 }
 
-/* x is gated (--metrics) or named by an expectation; 1 if kept */
+/* 1 if the row declares a gated metric (catalogue .gate) that it has */
+static int row_declares(const struct fb_row *row)
+{
+	for (int k = 0; row->gate[0] && k < row->nm; k++)
+		if (!strcmp(row->m[k]->name, row->gate))
+			return 1;
+	return 0;
+}
+
+/*
+ * x is gated (--metrics, or the defaults) or named by an expectation; 1 if
+ * kept.  Under the defaults a row that declares its gated metric is gated
+ * on that one alone: the default's metric is unstable for it (gdp_mutex's
+ * whole-run hold_p50 jumps between two modes; catalogue.c).
+ */
 static int select_metric(struct fb_gated *x, const struct fb_gate_opts *o)
 {
-	/* the observer's own rows (getppid: probe cost) say nothing of a kernel */
-	x->gated = fb_gate_match(x->id, o->metrics) && (!x->row->observer || o->observer_rows);
+	if (!o->metrics_chosen && row_declares(x->row))
+		x->gated = !strcmp(x->m->name, x->row->gate);
+	else	/* the observer's own rows (getppid: probe cost) say nothing of a kernel */
+		x->gated = fb_gate_match(x->id, o->metrics) &&
+			   (!x->row->observer || o->metrics_chosen);
 	x->exp = NULL;
 	for (int i = 0; o->expect && i < o->expect->n && !x->exp; i++)
 		if (!o->expect->l[i].absent && !strcmp(o->expect->l[i].id, x->id))

@@ -50,7 +50,12 @@ struct fb_gate_opts {
 	double thr_pct;			/* --max-regression */
 	const struct fb_noise *noise;	/* --noise: per-row spread, or NULL */
 	struct fb_expect *expect;	/* --expect: declared trades, or NULL */
-	int observer_rows;		/* gate the observer's own rows too (--metrics) */
+	/*
+	 * --metrics was given: its globs are the whole choice, the observer's
+	 * own rows included, and no row's declared metric (fb_row.gate)
+	 * replaces what they match
+	 */
+	int metrics_chosen;
 };
 
 struct fb_gated {

@@ -108,6 +108,7 @@ int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t 
 				snprintf(err, errlen, "more than %d metrics", FB_NOISE_MAX);
 				return -1;
 			}
+			e->declared |= !strcmp(m->name, c->rows[i].gate);
 			e->ss += ss;
 			e->dof += m->na + m->nb - 1;
 			e->n += m->na + m->nb;

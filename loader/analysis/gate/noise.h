@@ -27,6 +27,7 @@ struct fb_noise_entry {
 	double ss;		/* sum of squared deviations of log(value) within groups */
 	int dof;		/* rounds - groups */
 	int n;			/* rounds */
+	int declared;		/* a row's declared gated metric (fb_row.gate); not written */
 };
 
 struct fb_noise {
