@@ -73,6 +73,10 @@ tar -C "$tree.tmp" --strip-components=1 -xJf "$tarball"
 (
 	cd "$tree.tmp"
 	git init -q
+	# No automatic repack after the commit: on a cold machine it ran
+	# beside the first kernel build for minutes (a CPU of two), to pack
+	# objects that are only ever checked out.
+	git config gc.auto 0
 	git add -f . >/dev/null
 	# Fixed identity and dates: the base commit's id is then the same on
 	# every machine, so the series' base-commit: trailers can name it.

@@ -164,13 +164,13 @@ static void phase_func(struct fb_counts *ops, const char *phase, const struct ro
  * distribution where the whole run's mixes two (gdp_mutex: registration
  * and removal holds, catalogue.c).
  */
-static void keep_phase(struct row *r, const char *phase, const struct fb_hist *h)
+static void keep_phase(struct fb_phase_snap *snap, const char *phase, const struct fb_hist *h)
 {
-	if (r->phase[0] || strlen(phase) + sizeof("hold@") > sizeof(r->res.stats[0].name))
+	if (snap->phase[0] || strlen(phase) + sizeof("hold@") > sizeof(snap->phase))
 		return;
-	snprintf(r->phase, sizeof(r->phase), "%s", phase);
-	r->phase_hold = *h;
-	snprintf(r->phase_hold.unit, sizeof(r->phase_hold.unit), "ns");
+	snap->hold = *h;
+	snprintf(snap->hold.unit, sizeof(snap->hold.unit), "ns");
+	snprintf(snap->phase, sizeof(snap->phase), "%s", phase);
 }
 
 /*
@@ -189,13 +189,13 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			phase_func(ops, phase, &fb_active_session->rows[j]);
 	for (int i = 0; i < fb_nprobes; i++) {
 		const struct fb_probe_def *d = &fb_probes[i];
-		struct row *r = NULL;
+		const struct row *r = NULL;
 		struct fb_hist h = {}, w = {};
-		int bpf;
+		int bpf, ri = 0;
 
 		for (int j = 0; fb_active_session && j < fb_active_session->nrows; j++)
 			if (fb_active_session->rows[j].def == d)
-				r = &fb_active_session->rows[j];
+				r = &fb_active_session->rows[ri = j];
 		if (d->kind != FB_LOCK)
 			continue;
 		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
@@ -203,7 +203,8 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			fb_record_read(&fb_active_session->rec, r->slot[0], &h);
 			phase_set(ops, phase, d->name, "", &h);
 			phase_pcts(ops, phase, d->name, "", &h);
-			keep_phase(r, phase, &h);
+			if (fb_active_session->phase)
+				keep_phase(&fb_active_session->phase[ri], phase, &h);
 		}
 		if (bpf && r->res.nstats > 2) {
 			memset(&h, 0, sizeof(h));

@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -343,6 +344,10 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 	cur = s;
 	libbpf_set_print(libbpf_print);
 	s->ks = fb_ksyms_load();
+	s->phase = mmap(NULL, sizeof(*s->phase) * FB_MAX_PROBES, PROT_READ | PROT_WRITE,
+			MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (s->phase == MAP_FAILED)
+		s->phase = NULL;	/* the rows' phase stats are left out */
 	if (!s->ks || create_maps(s) < 0) {
 		if (!s->ks)
 			fb_err("cannot read /proc/kallsyms");
@@ -420,10 +425,10 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 		struct fb_probe_result *p = &res->probes[res->nprobes++];
 
 		*p = s->rows[i].res;
-		if (s->rows[i].phase[0] && p->nstats < FB_MAX_STATS) {	/* lockrows.c */
-			snprintf(p->stats[p->nstats].name, sizeof(p->stats[0].name), "hold@%s",
-				 s->rows[i].phase);
-			p->stats[p->nstats++].h = s->rows[i].phase_hold;
+		if (s->phase && s->phase[i].phase[0] && p->nstats < FB_MAX_STATS) {
+			snprintf(p->stats[p->nstats].name, sizeof(p->stats[0].name), "hold@%.10s",
+				 s->phase[i].phase);
+			p->stats[p->nstats++].h = s->phase[i].hold;
 		}
 	}
 	collect_contention(s, res);
@@ -443,6 +448,8 @@ void fb_session_close(struct fb_session *s)
 			close(*fd);
 	btf__free(s->btf);
 	fb_ksyms_free(s->ks);
+	if (s->phase)
+		munmap(s->phase, sizeof(*s->phase) * FB_MAX_PROBES);
 	if (cur == s)
 		cur = NULL;
 	if (fb_active_session == s)

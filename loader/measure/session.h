@@ -30,9 +30,16 @@ struct row {
 	struct fb_probe_result res;
 	int slot[FB_MAX_STATS];
 	uint64_t inst;			/* resolved instance address */
-	/* BPF lock rows: the write holds at the workload's first phase mark */
+};
+
+/*
+ * A BPF lock row's write holds at the workload's first phase mark
+ * (lockrows.c).  In memory shared with the workloads' forked children:
+ * they mark the phases.
+ */
+struct fb_phase_snap {
 	char phase[16];
-	struct fb_hist phase_hold;
+	struct fb_hist hold;
 };
 
 struct inst {
@@ -53,6 +60,7 @@ struct fb_session {
 	struct inst inst[MAX_INST];
 	int ninst;
 	struct row rows[FB_MAX_PROBES];
+	struct fb_phase_snap *phase;	/* [FB_MAX_PROBES], MAP_SHARED; NULL: none kept */
 	int nrows;
 	int nslots;
 	int ablate;			/* FB_ABLATE bits, diagnostics only */
