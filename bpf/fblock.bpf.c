@@ -47,6 +47,14 @@ const volatile __u32 stash_task;
  * stats, hist (record's parts).  The verifier drops what a constant skips.
  */
 const volatile __u32 ablate;
+/*
+ * foliobench's own process: the holds its children released (the
+ * workloads' forked children and their threads, whose whole life is in
+ * the measured window) are counted apart, per slot, for the peers, whose
+ * windows differ from ours but for those tasks (reports/peers/).
+ */
+const volatile __u32 fb_tgid;
+__u64 child_holds[FB_MAX_SLOTS];
 
 #include "fbrecord.bpf.h"
 
@@ -146,6 +154,15 @@ static __always_inline int on_acquired(u64 lock)
 	return 0;
 }
 
+/* a hold released by a child of foliobench's: count it in child_holds */
+static __always_inline void count_child(u32 slot)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (fb_tgid && slot < FB_MAX_SLOTS && t->real_parent->tgid == (int)fb_tgid)
+		__sync_fetch_and_add(&child_holds[slot], 1);
+}
+
 static __always_inline int on_release(u64 lock)
 {
 	int i = lock_index(lock);
@@ -160,6 +177,7 @@ static __always_inline int on_release(u64 lock)
 		return 0;
 	record_parts(key.slot, now() - *ts + ((ablate & FB_ABL_CLOCK) ? 1 : 0),
 		     ablate & (FB_ABL_STATS | FB_ABL_HIST));
+	count_child(key.slot);
 	if (stash_task || (ablate & FB_ABL_HASH)) {
 		*ts = 0;
 		return 0;

@@ -14,6 +14,7 @@
 #include "fbprobe.h"
 #include "measure/locks.h"
 #include "measure/session.h"
+#include "measure/sysinfo.h"
 
 /* ---- lock rows: BPF hold histograms (locks.c), else /proc/lock_stat ---- */
 
@@ -109,6 +110,28 @@ void collect_lock_stat(struct fb_session *s)
 		if (r->def->kind == FB_LOCK && !strcmp(r->res.method, "lock_stat"))
 			fb_lock_stat_read(r->def->lock_class, &r->res.stats[0].h,
 					  &r->res.stats[1].h);
+	}
+}
+
+/*
+ * Each BPF lock row's holds (write + read) released by foliobench's
+ * children, as the extra value "child_holds.<row>" (locks.h).
+ */
+void collect_child_holds(const struct fb_session *s, struct fb_result *res)
+{
+	for (int i = 0; s->locks && i < s->nrows; i++) {
+		const struct row *r = &s->rows[i];
+		char key[64];
+		uint64_t n;
+
+		if (r->def->kind != FB_LOCK || r->res.status != FB_ATTACHED ||
+		    !strcmp(r->res.method, "lock_stat"))
+			continue;
+		n = fb_locks_child_holds(s->locks, r->slot[0]);
+		if (r->res.nstats > 2)
+			n += fb_locks_child_holds(s->locks, r->slot[2]);
+		snprintf(key, sizeof(key), "child_holds.%s", r->res.name);
+		fb_extra_set(res, key, (double)n);
 	}
 }
 

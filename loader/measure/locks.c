@@ -160,6 +160,7 @@ static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
 	k->rodata->nlocks = nl;
 	k->rodata->stash_task = (unsigned int)l->stash_task;
 	k->rodata->ablate = (unsigned int)fb_ablate();
+	k->rodata->fb_tgid = (unsigned int)getpid();
 	bpf_map__set_autocreate(k->maps.held_task, l->stash_task);
 	return k;
 }
@@ -318,6 +319,16 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 		return NULL;
 	}
 	return l;
+}
+
+uint64_t fb_locks_child_holds(const struct fb_locks *l, int slot)
+{
+	uint64_t n = 0;
+
+	for (int j = 0; l && slot >= 0 && slot < FB_MAX_SLOTS && j < NFNS; j++)
+		if (l->skel[j] && l->skel[j]->bss)
+			n += l->skel[j]->bss->child_holds[slot];
+	return n;
 }
 
 void fb_locks_close(struct fb_locks *l)

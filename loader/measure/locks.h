@@ -32,6 +32,13 @@ struct fb_lock_watch {
  * reason.  Returns NULL when nothing could be attached.
  */
 struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_record *rec);
+/*
+ * Holds of slot released by foliobench's children (the workloads' forked
+ * processes and their threads) while recording was enabled: their whole
+ * life is in the measured window, so a peer that counts per task (klockstat
+ * -P) counts them too, exactly (reports/peers/).  0 for NULL.
+ */
+uint64_t fb_locks_child_holds(const struct fb_locks *l, int slot);
 /* Detaches everything (NULL is fine). */
 void fb_locks_close(struct fb_locks *l);
 

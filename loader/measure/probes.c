@@ -432,6 +432,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 		}
 	}
 	collect_contention(s, res);
+	collect_child_holds(s, res);
 }
 
 void fb_session_close(struct fb_session *s)

@@ -80,6 +80,7 @@ void set_status(struct row *r, enum fb_probe_status status, const char *method,
 void lock_row_slots(struct fb_session *s, struct row *r);
 void attach_locks(struct fb_session *s);
 void collect_lock_stat(struct fb_session *s);
+void collect_child_holds(const struct fb_session *s, struct fb_result *res);
 
 /* tprows.c */
 int open_cont(struct fb_session *s, int want_cont);

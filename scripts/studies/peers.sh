@@ -194,11 +194,14 @@ emit() {
 }
 
 # fbrun NAME WORKLOAD ARGS...: foliobench with results in raw/NAME.json
+# (fb_pid: its process id, i.e. its main thread's, for klockstat's per-task lines)
 fbrun() {
 	local name=$1 wl=$2; shift 2
 	local rc
 	"$fb" run --workload "$wl" --param "$(params "$wl")" --out "$raw/$name.json" "$@" \
-		>"$raw/$name.log" 2>&1
+		>"$raw/$name.log" 2>&1 &
+	fb_pid=$!
+	wait "$fb_pid"
 	rc=$?
 	return $rc
 }
@@ -377,17 +380,18 @@ lock_fb() {
 	emit "$r" foliobench "$(jq -r --arg r "$r" '.probes[] | select(.name==$r) | .method' "$f")" \
 		$((h[0] + hr[0])) "${h[2]}..($(l2 "${h[2]}"))" "${h[3]}..($(l2 "${h[3]}"))" \
 		$((h[1] + hr[1])) $((w[0] + wr[0])) $((w[1] + wr[1])) \
-		"write ${h[0]} read ${hr[0]}; p50/p99 of write holds; instance ${lock_addr:-?}" "$rc"
+		"write ${h[0]} read ${hr[0]}; foliobench child $(jq -r --arg k "child_holds.$r" \
+			'.extra[$k] // "?"' "$f"); p50/p99 of write holds; instance ${lock_addr:-?}" "$rc"
 }
 # klockstat -P's tables, a line per task: "tid comm avg unit count max unit
 # total unit" -> "count total_ns child main kworkers own": count and total
 # of every task but klockstat itself (own: its opens of sysfs files while
 # it attaches its kprobes; foliobench's setup is outside its window too);
-# child: the foliobench tasks but the first (its main thread), i.e. the
-# workload's forked child and its threads, whose whole life is in
-# foliobench's window; main: that first one; kworkers: comm kworker/*
-kl_table() {	# LOG HEADER_WORD (Wait or Hold)
-	awk -v hdr="Avg $2" '
+# child: the foliobench tasks but its main thread (tid MAIN_PID: fbrun's
+# fb_pid), i.e. the workload's forked child and its threads, whose whole
+# life is in foliobench's window; main: MAIN_PID's; kworkers: comm kworker/*
+kl_table() {	# LOG HEADER_WORD (Wait or Hold) MAIN_PID
+	awk -v hdr="Avg $2" -v main="$3" '
 	function ns(v, u) {	# mawk: no line break inside ?: chains
 		if (u == "ns") return v; if (u == "us") return v * 1e3; if (u == "ms") return v * 1e6
 		if (u == "s") return v * 1e9; if (u == "m") return v * 6e10; return v * 3.6e12
@@ -399,7 +403,7 @@ kl_table() {	# LOG HEADER_WORD (Wait or Hold)
 		if ($2 == "klockstat") { own += c; next }
 		n += c; t += ns($(NF - 1), $NF)
 		if ($2 ~ /^kworker\//) kw += c
-		if ($2 == "foliobench") { fb += c; if (first == "" || $1 + 0 < first) { first = $1 + 0; m = c } }
+		if ($2 == "foliobench") { fb += c; if ($1 + 0 == main + 0) m = c }
 	}
 	END { printf "%d %.0f %d %d %d %d\n", n, t, fb - m, m, kw, own }' "$1"
 }
@@ -451,7 +455,7 @@ lock_kl() {	# ROW
 		peer_stop
 	fi
 	[ -z "$kp" ] || exec {kp}<&-
-	h=($(kl_table "$log" Hold)) a=($(kl_table "$log" Wait))
+	h=($(kl_table "$log" Hold "${fb_pid:-0}")) a=($(kl_table "$log" Wait "${fb_pid:-0}"))
 	emit "$r" klockstat "$m" "${h[0]}" - - "${h[1]}" "${a[0]}" "${a[1]}" \
 		"$(kl_tasks "$log") tasks: foliobench child ${h[2]}, main ${h[3]}, kworkers ${h[4]}; klockstat's own ${h[5]} not counted; wait = time in the lock call, every acquisition; totals from 0.1-unit rounding" "$rc"
 }

@@ -19,7 +19,11 @@
 #     workload's forked child (all inside foliobench's window) and klockstat's
 #     of every task (its own attach not counted; its window, attach to
 #     SIGINT, holds foliobench's whole run and the netns's asynchronous
-#     teardown): reports/peers/README.md.
+#     teardown): reports/peers/README.md;
+#   - and exactly equal on the tasks both windows hold whole: the holds
+#     released by the workload's forked child and its threads (klockstat
+#     -P's foliobench tasks but the main thread; foliobench's own count of
+#     them, extra child_holds.ROW).
 # klockstat's own choice, fentry/fexit, oopses our 7.3.4 perf kernel when it
 # puts the second trampoline program on mutex_lock (reports/peers/
 # klockstat-oops.txt); peers.sh runs it with the BTF FUNC mutex_lock hidden
@@ -79,7 +83,9 @@ done
 # the workload only); C, the workload's forked child and its threads, all
 # of whose life is inside foliobench's window.  The rest (foliobench's main
 # thread, the private netns's asynchronous teardown in kworkers) falls in
-# that window in part
+# that window in part.  Counted per task, C is the same in both tools
+# (foliobench: the holds its children released, extra child_holds.ROW;
+# klockstat -P: every foliobench task but the main thread), exactly.
 between() {	# C F KL
 	[[ $1 =~ ^[0-9]+$ && $2 =~ ^[1-9][0-9]*$ && $3 =~ ^[0-9]+$ ]] &&
 		[ "$1" -le "$2" ] && [ "$2" -le "$3" ]
@@ -93,6 +99,9 @@ for r in gdp_mutex kernfs_rwsem; do
 	echo "# $r klockstat: $(col "$r" klockstat 10)"
 	check "peers: $r acquisitions released (separate runs): klockstat's workload child ${c:-?} <= foliobench $f <= klockstat $k" \
 		between "${c:-x}" "$f" "$k"
+	fc=$(col "$r" foliobench 10 | sed -n 's/.*foliobench child \([0-9]*\).*/\1/p')
+	check "peers: $r holds released by the workload's child and its threads (the tasks both windows hold whole): klockstat ${c:-?} = foliobench ${fc:-?}" \
+		test -n "$c" -a -n "$fc" -a "${c:-x}" = "${fc:-y}"
 done
 echo "# peers-test: $((SECONDS - start)) s, one boot"
 [ $fails = 0 ]
