@@ -20,6 +20,15 @@ int fb_record_create(struct fb_record *m)
 	LIBBPF_OPTS(bpf_map_create_opts, mm, .map_flags = BPF_F_MMAPABLE);
 
 	memset(m, 0, sizeof(*m));
+	/*
+	 * libbpf reads /sys/devices/system/cpu/possible once and caches it:
+	 * read it here, before any workload forks, or the phase hook's first
+	 * fb_record_read() in a workload's child walks /sys inside the
+	 * measured window (4 kernfs_rwsem read holds in the sysfs child's
+	 * count, seen against bpftrace and klockstat: reports/peers/).
+	 */
+	if (libbpf_num_possible_cpus() < 1)
+		fb_info("cannot read the possible CPUs; per-CPU stats read one CPU");
 	m->hist_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_hist", 4, 8,
 				    FB_MAX_SLOTS * FB_NBUCKETS, &mm);
 	m->stats_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "fb_stats", 4,
