@@ -77,7 +77,7 @@ bash tests/guest/series-test.sh "$res"
 # Two more kernels, one of them a cold build of a second config (no object
 # is shared with the perf flavour: ~1.3x the perf build, README "Cost").
 # FB_LOCKSTAT: 1 (default) builds them if needed and runs their tests; 0
-# skips them; auto (what .ci/run sets) runs them when both are cached, or
+# skips them; auto (for a machine slower than ours) runs them when both are cached, or
 # when building them still fits the CI budget: FB_CI_START (epoch s) +
 # FB_CI_BUDGET (s) against 1.3x this machine's baseline perf build time
 # plus 15 minutes of arm switch and guests.
@@ -136,7 +136,7 @@ lockstat_flavour() {
 # One more kernel, patched arm only, built in the perf flavour's build
 # directory (kernel-build.sh "builddir:"), so that ccache reuses the perf
 # objects: a config and arm switch, not a cold build.  FB_DRM: 1 (default)
-# builds it if needed and boots it; 0 skips it; auto (what .ci/run sets)
+# builds it if needed and boots it; 0 skips it; auto (a slower machine)
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
 # boot (483 objects recompiled, a third of a cold build; README "Cost").
