@@ -189,7 +189,7 @@ static void phase_func(struct fb_counts *ops, const char *phase, const struct ro
  */
 static void keep_phase(struct fb_phase_snap *snap, const char *phase, const struct fb_hist *h)
 {
-	if (snap->phase[0] || strlen(phase) + sizeof("hold@") > sizeof(snap->phase))
+	if (snap->phase[0] || strlen(phase) >= sizeof(snap->phase))
 		return;
 	snap->hold = *h;
 	snprintf(snap->hold.unit, sizeof(snap->hold.unit), "ns");
@@ -214,11 +214,11 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 		const struct fb_probe_def *d = &fb_probes[i];
 		const struct row *r = NULL;
 		struct fb_hist h = {}, w = {};
-		int bpf, ri = 0;
+		int bpf;
 
 		for (int j = 0; fb_active_session && j < fb_active_session->nrows; j++)
 			if (fb_active_session->rows[j].def == d)
-				r = &fb_active_session->rows[ri = j];
+				r = &fb_active_session->rows[j];
 		if (d->kind != FB_LOCK)
 			continue;
 		bpf = r && r->res.status == FB_ATTACHED && strcmp(r->res.method, "lock_stat");
@@ -227,7 +227,8 @@ void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 			phase_set(ops, phase, d->name, "", &h);
 			phase_pcts(ops, phase, d->name, "", &h);
 			if (fb_active_session->phase)
-				keep_phase(&fb_active_session->phase[ri], phase, &h);
+				keep_phase(&fb_active_session->phase[r - fb_active_session->rows],
+					   phase, &h);
 		}
 		if (bpf && r->res.nstats > 2) {
 			memset(&h, 0, sizeof(h));

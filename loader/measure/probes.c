@@ -426,7 +426,7 @@ void fb_session_collect(struct fb_session *s, struct fb_result *res)
 
 		*p = s->rows[i].res;
 		if (s->phase && s->phase[i].phase[0] && p->nstats < FB_MAX_STATS) {
-			snprintf(p->stats[p->nstats].name, sizeof(p->stats[0].name), "hold@%.10s",
+			snprintf(p->stats[p->nstats].name, sizeof(p->stats[0].name), "hold@%s",
 				 s->phase[i].phase);
 			p->stats[p->nstats++].h = s->phase[i].hold;
 		}

@@ -38,7 +38,8 @@ struct row {
  * they mark the phases.
  */
 struct fb_phase_snap {
-	char phase[16];
+	/* short enough that "hold@<phase>" fits a stat's name */
+	char phase[sizeof(((struct fb_probe_result *)0)->stats[0].name) - sizeof("hold@") + 1];
 	struct fb_hist hold;
 };
 

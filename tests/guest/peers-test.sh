@@ -86,6 +86,7 @@ done
 # that window in part.  Counted per task, C is the same in both tools
 # (foliobench: the holds its children released, extra child_holds.ROW;
 # klockstat -P: every foliobench task but the main thread), exactly.
+child() { col "$1" "$2" 10 | sed -n 's/.*foliobench child \([0-9]*\).*/\1/p'; }	# ROW TOOL
 between() {	# C F KL
 	[[ $1 =~ ^[0-9]+$ && $2 =~ ^[1-9][0-9]*$ && $3 =~ ^[0-9]+$ ]] &&
 		[ "$1" -le "$2" ] && [ "$2" -le "$3" ]
@@ -94,12 +95,12 @@ for r in gdp_mutex kernfs_rwsem; do
 	m=$(col "$r" klockstat 3)
 	check "peers: $r klockstat in kprobe mode (method '$m')" test "$m" = kprobe/kretprobe
 	k=$(col "$r" klockstat 4) f=$(col "$r" foliobench 4)
-	c=$(col "$r" klockstat 10 | sed -n 's/.*foliobench child \([0-9]*\).*/\1/p')
+	c=$(child "$r" klockstat)
 	echo "# $r foliobench: $(col "$r" foliobench 10)"
 	echo "# $r klockstat: $(col "$r" klockstat 10)"
 	check "peers: $r acquisitions released (separate runs): klockstat's workload child ${c:-?} <= foliobench $f <= klockstat $k" \
 		between "${c:-x}" "$f" "$k"
-	fc=$(col "$r" foliobench 10 | sed -n 's/.*foliobench child \([0-9]*\).*/\1/p')
+	fc=$(child "$r" foliobench)
 	check "peers: $r holds released by the workload's child and its threads (the tasks both windows hold whole): klockstat ${c:-?} = foliobench ${fc:-?}" \
 		test -n "$c" -a -n "$fc" -a "${c:-x}" = "${fc:-y}"
 done
