@@ -38,8 +38,14 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u64 lock_addr[FB_MAX_LOCKS];
 const volatile __u32 lock_slot[FB_MAX_LOCKS];	/* hold slot of this side */
 const volatile __u32 nlocks;
-/* start times in task storage (held_task), else the (tid, slot) hash */
-const volatile __u32 stash_task;
+/*
+ * Where this function's open holds keep their start (FB_STASH_*, the same
+ * on both sides of a lock): a spinlock's in this CPU's slot (its holder
+ * cannot migrate), an exclusive sleeping hold's (mutex, rwsem write) in
+ * the lock's own slot, written by fexit once the lock is held, and a
+ * shared hold's (rwsem read) in task storage, else the (tid, slot) hash.
+ */
+const volatile __u32 stash;
 /*
  * FB_ABLATE (diagnostics only, FB_ABL_*): empty (every program returns at
  * once), nomatch (the address compare, then return), hash (open holds in
@@ -68,14 +74,17 @@ struct {
 /*
  * The open holds of a task, by hold slot: no hash insert and delete per
  * hold (that cost fbfunc's rows 717 instructions per event, reports/
- * overhead/).  Created only when stash_task is set; shared by every
+ * overhead/).  Created only when a function stashes there; shared by every
  * instance (the loader reuses the first one's fd).
  */
 struct fb_held {
 	u64 ts[FB_MAX_SLOTS];
 };
 
-/* FB_ABLATE=hash: the open holds of this CPU (diagnostics, one vCPU) */
+/*
+ * The open spinlock holds of this CPU (FB_STASH_CPU; FB_ABLATE=hash puts
+ * every hold here, diagnostics only, one vCPU).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -83,12 +92,29 @@ struct {
 	__type(value, struct fb_held);
 } held_cpu SEC(".maps");
 
+/*
+ * The open exclusive holds (FB_STASH_EXCL): one owner at a time, the only
+ * task that writes its slot (at the acquire function's exit) and reads
+ * and clears it (at the release function's entry).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct fb_held);
+} held_excl SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
 	__type(value, struct fb_held);
 } held_task SEC(".maps");
+
+static __always_inline int stash_in_cell(void)
+{
+	return stash != FB_STASH_HASH || (ablate & FB_ABL_HASH);
+}
 
 /* index of a watched lock, or -1 */
 static __always_inline int lock_index(u64 lock)
@@ -108,15 +134,19 @@ static __always_inline u64 *start_cell(u32 slot, int create)
 	struct fb_start_key key;
 	struct fb_held *h;
 
+	u32 zero = 0;
+
 	if (slot >= FB_MAX_SLOTS)
 		return NULL;
-	if (ablate & FB_ABL_HASH) {
-		u32 zero = 0;
-
+	if (stash == FB_STASH_CPU || (ablate & FB_ABL_HASH)) {
 		h = bpf_map_lookup_elem(&held_cpu, &zero);
 		return h ? &h->ts[slot] : NULL;
 	}
-	if (!stash_task) {
+	if (stash == FB_STASH_EXCL) {
+		h = bpf_map_lookup_elem(&held_excl, &zero);
+		return h ? &h->ts[slot] : NULL;
+	}
+	if (stash == FB_STASH_HASH) {
 		key.tid = (u32)bpf_get_current_pid_tgid();
 		key.slot = slot;
 		return bpf_map_lookup_elem(&held, &key);
@@ -141,7 +171,7 @@ static __always_inline int on_acquired(u64 lock)
 	if (i < 0 || (ablate & FB_ABL_NOMATCH) || !enabled())
 		return 0;
 	key.slot = lock_slot[i & (FB_MAX_LOCKS - 1)];	/* unique per lock and side */
-	if (!stash_task && !(ablate & FB_ABL_HASH)) {
+	if (!stash_in_cell()) {
 		key.tid = (u32)bpf_get_current_pid_tgid();
 		ts = now();
 		bpf_map_update_elem(&held, &key, &ts, BPF_ANY);
@@ -178,7 +208,7 @@ static __always_inline int on_release(u64 lock)
 	record_parts(key.slot, now() - *ts + ((ablate & FB_ABL_CLOCK) ? 1 : 0),
 		     ablate & (FB_ABL_STATS | FB_ABL_HIST));
 	count_child(key.slot);
-	if (stash_task || (ablate & FB_ABL_HASH)) {
+	if (stash_in_cell()) {
 		*ts = 0;
 		return 0;
 	}

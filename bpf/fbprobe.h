@@ -60,6 +60,12 @@ struct fb_cont {
  */
 #define FB_MAX_LOCKS	8
 
+/* fblock's `stash` rodata: where a lock function's open holds start */
+#define FB_STASH_TASK	0	/* task storage: shared holds (rwsem read) */
+#define FB_STASH_HASH	1	/* the (tid, slot) hash: no task storage here */
+#define FB_STASH_CPU	2	/* this CPU's slot: spinlocks */
+#define FB_STASH_EXCL	3	/* the lock's slot, set at fexit: mutex, rwsem write */
+
 /* fbcont's rodata: kmalloc call-site ranges, and pointers the resolver reads */
 #define FB_MAX_SITES	4
 #define FB_MAX_DEREF	4

@@ -3,27 +3,33 @@
  * locks.c - lock hold histograms per instance, for kernels without lockdep.
  *
  * Method (and why): one instance of the generic fblock object per lock
- * function, carrying exactly one trampoline program: fentry on the acquire
- * function and on the release function.  Measured under TCG: a second
- * trampoline program on a busy lock function oopsed guests, cross-vCPU text
- * poking oopsed 2-vCPU guests; one program per lock function in a one-vCPU
- * guest did not.  So every function gets one program, attached before the
- * workload starts and detached after it ends, with the watched instances'
- * addresses in rodata (unwatched locks cost a few compares).  These
- * programs run on every acquisition of every lock of their kind, so the
- * trampoline is what an unwatched acquisition costs: an fentry trampoline
- * does not call the function between two more enter/exit calls as an fexit
- * one does (121.3 -> 96.5 instructions per acquisition), and an open hold
- * lives in task storage, not in a hash insert and delete
- * (reports/overhead/lock-rows.md, which also shows that the sysfs
- * workload's lock-row slowdown is mostly not the trampolines).
- * A row's hold starts at the acquire function's entry, restarted at
- * lock:contention_end when it waited (a tracepoint program in the same
- * instance), and ends at the release function's entry, on the same task;
- * its wait is lock:contention_begin/end filtered to the address (fbcont),
- * i.e. the contended acquisitions only, as lock_stat counts them.
- * FB_LOCKHOOK=fexit attaches fexit on the acquire side instead (the method
- * before; scripts/overhead.sh measures both in one boot).
+ * function, carrying exactly one trampoline program.  Measured under TCG: a
+ * second trampoline program on a busy lock function oopsed guests,
+ * cross-vCPU text poking oopsed 2-vCPU guests; one program per lock
+ * function in a one-vCPU guest did not.  So every function gets one
+ * program, attached before the workload starts and detached after it ends,
+ * with the watched instances' addresses in rodata (unwatched locks cost a
+ * few compares).  These programs run on every acquisition of every lock of
+ * their kind, so the trampoline is what an unwatched acquisition costs, and
+ * a watched hold's own cost is where its start is kept
+ * (reports/overhead/lock-rows.md):
+ *  - a spinlock hold starts at _raw_spin_lock's entry (fentry), restarted
+ *    at lock:contention_end when it spun, in this CPU's slot: the holder
+ *    cannot migrate, and no other CPU writes that slot;
+ *  - an exclusive sleeping hold (mutex, rwsem write) starts at the acquire
+ *    function's exit (fexit): the lock is held then, so its one owner is
+ *    the only task that writes the lock's slot, and reads and clears it at
+ *    the release function's entry;
+ *  - a shared hold (rwsem read) starts at down_read's entry, restarted at
+ *    contention_end, in task storage (a (tid, slot) hash on kernels without
+ *    task storage for tracing programs).
+ * Task storage cost ~780 instructions per watched hold (two lookups), the
+ * slots a few.  Its wait is lock:contention_begin/end filtered to the
+ * address (fbcont), i.e. the contended acquisitions only, as lock_stat
+ * counts them.  FB_LOCKHOOK selects the methods before, to measure them in
+ * one boot (scripts/studies/overhead.sh): fexit (fexit on every acquire
+ * function, the hash), fentry-hash, fentry-task (fentry on every acquire
+ * function, task storage).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,52 +65,69 @@ static const struct lock_fn {
 
 #define NFNS ((int)(sizeof(lock_fns) / sizeof(lock_fns[0])))
 
-/* the maps every program shares: the session's record maps and held */
+/* the maps every program shares: the session's record maps and the stashes */
 struct fb_locks {
 	const struct fb_record *rec;
 	int held_fd;
-	int fexit;			/* FB_LOCKHOOK=fexit: the acquire side by fexit */
-	int stash_task;			/* open holds in task storage, else `held` */
+	int hook;			/* FB_LOCKHOOK: LH_* */
+	int task_ok;			/* task storage loads here, else `held` */
 	int task_fd;			/* the shared task storage map, once created */
-	int cpu_fd;			/* FB_ABLATE=hash: the shared per-CPU slot */
+	int cpu_fd;			/* the per-CPU slots (spinlocks) */
+	int excl_fd;			/* the lock slots (mutex, rwsem write) */
 	struct fblock_bpf *skel[NFNS];
 };
 
+enum { LH_SLOTS, LH_FEXIT, LH_FENTRY_HASH, LH_FENTRY_TASK };
+
 /*
- * FB_LOCKHOOK (diagnostics, scripts/overhead.sh): "fexit" is the method
- * before reports/overhead/'s lock-row table (fexit on the acquire side,
- * holds in the (tid, slot) hash), "fentry-hash" the fentry side with the
- * hash; unset or anything else: fentry and task storage.
+ * FB_LOCKHOOK (diagnostics, scripts/studies/overhead.sh): the methods
+ * before, measured beside this one: "fexit" (fexit on every acquire
+ * function, holds in the (tid, slot) hash), "fentry-hash", "fentry-task"
+ * (fentry on every acquire function, task storage); unset: this file's.
  */
-static int lockhook_fexit(void)
+static int lockhook(void)
 {
+	static const char *const names[] = { "", "fexit", "fentry-hash", "fentry-task" };
 	const char *v = getenv("FB_LOCKHOOK");
 
-	return v && !strcmp(v, "fexit");
+	for (int i = 1; v && i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(v, names[i]))
+			return i;
+	return LH_SLOTS;
 }
 
-static int lockhook_hash(void)
+/* FB_STASH_* of lock function f's holds, on both its sides */
+static unsigned int fn_stash(const struct fb_locks *l, const struct lock_fn *f)
 {
-	const char *v = getenv("FB_LOCKHOOK");
+	if (l->hook == LH_FEXIT || l->hook == LH_FENTRY_HASH)
+		return FB_STASH_HASH;
+	if (l->hook == LH_FENTRY_TASK || f->read)
+		return l->task_ok ? FB_STASH_TASK : FB_STASH_HASH;
+	return f->type == FB_LK_SPIN ? FB_STASH_CPU : FB_STASH_EXCL;
+}
 
-	return v && (!strcmp(v, "fexit") || !strcmp(v, "fentry-hash"));
+/* 1 if f is an acquire function hooked at its exit */
+static int fn_fexit(const struct fb_locks *l, const struct lock_fn *f)
+{
+	return f->acquire && (l->hook == LH_FEXIT || fn_stash(l, f) == FB_STASH_EXCL);
 }
 
 /* the one program an instance attaches to its lock function */
-static struct bpf_program *fn_prog(struct fblock_bpf *k, const struct lock_fn *f, int fexit)
+static struct bpf_program *fn_prog(struct fblock_bpf *k, const struct fb_locks *l,
+				   const struct lock_fn *f)
 {
 	if (!f->acquire)
 		return k->progs.fb_rel_fentry;
-	return fexit ? k->progs.fb_acq_fexit : k->progs.fb_acq_fentry;
+	return fn_fexit(l, f) ? k->progs.fb_acq_fexit : k->progs.fb_acq_fentry;
 }
 
-static void watch_note(struct fb_lock_watch *w, const char *fn, int acquire, int err)
+static void watch_note(struct fb_lock_watch *w, const char *fn, int fexit, int err)
 {
 	size_t len = strlen(w->reason);
 
 	w->ok = 0;
 	snprintf(w->reason + len, sizeof(w->reason) - len, "%s%s %s: %s", len ? "; " : "",
-		 fn, acquire && lockhook_fexit() ? "fexit" : "fentry", strerror(-err));
+		 fn, fexit ? "fexit" : "fentry", strerror(-err));
 }
 
 static void watch_sym(struct fb_lock_watch *w, const char *fn, int acquire)
@@ -158,10 +181,10 @@ static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
 							    w[i].hold_slot);
 	}
 	k->rodata->nlocks = nl;
-	k->rodata->stash_task = (unsigned int)l->stash_task;
+	k->rodata->stash = fn_stash(l, f);
 	k->rodata->ablate = (unsigned int)fb_ablate();
 	k->rodata->fb_tgid = (unsigned int)getpid();
-	bpf_map__set_autocreate(k->maps.held_task, l->stash_task);
+	bpf_map__set_autocreate(k->maps.held_task, k->rodata->stash == FB_STASH_TASK);
 	return k;
 }
 
@@ -181,16 +204,16 @@ static int load_one(struct fb_locks *l, struct fblock_bpf *k, struct bpf_program
 		err = fb_record_reuse(l->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
 	if (!err)
 		err = bpf_map__reuse_fd(k->maps.held, l->held_fd);
-	if (!err && l->stash_task && l->task_fd >= 0)
-		err = bpf_map__reuse_fd(k->maps.held_task, l->task_fd);
-	if (!err && l->cpu_fd >= 0)
+	if (!err)
 		err = bpf_map__reuse_fd(k->maps.held_cpu, l->cpu_fd);
 	if (!err)
+		err = bpf_map__reuse_fd(k->maps.held_excl, l->excl_fd);
+	if (!err && k->rodata->stash == FB_STASH_TASK && l->task_fd >= 0)
+		err = bpf_map__reuse_fd(k->maps.held_task, l->task_fd);
+	if (!err)
 		err = fblock_bpf__load(k);
-	if (!err && l->stash_task && l->task_fd < 0)
+	if (!err && k->rodata->stash == FB_STASH_TASK && l->task_fd < 0)
 		l->task_fd = dup(bpf_map__fd(k->maps.held_task));
-	if (!err && l->cpu_fd < 0 && (fb_ablate() & FB_ABL_HASH))
-		l->cpu_fd = dup(bpf_map__fd(k->maps.held_cpu));
 	if (!err)
 		err = attach_progs(k, p);
 	return err;
@@ -209,13 +232,14 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 
 	if (!k)
 		return -errno;
-	err = load_one(l, k, fn_prog(k, f, l->fexit), fn);
-	retry = err && l->stash_task && l->task_fd < 0 && (err == -EINVAL || err == -EACCES);
+	err = load_one(l, k, fn_prog(k, l, f), fn);
+	retry = err && k->rodata->stash == FB_STASH_TASK && l->task_fd < 0 &&
+		(err == -EINVAL || err == -EACCES);
 	if (retry) {
 		fblock_bpf__destroy(k);
-		l->stash_task = 0;
+		l->task_ok = 0;
 		k = open_one(l, f, w, n);
-		err = k ? load_one(l, k, fn_prog(k, f, l->fexit), fn) : -errno;
+		err = k ? load_one(l, k, fn_prog(k, l, f), fn) : -errno;
 	}
 	if (err) {
 		fblock_bpf__destroy(k);
@@ -259,7 +283,7 @@ static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n)
 		if (!serves(f, &w[i]))
 			continue;
 		if (err)
-			watch_note(&w[i], f->fn[0], f->acquire, err);
+			watch_note(&w[i], f->fn[0], fn_fexit(l, f), err);
 		else if (w[i].type != FB_LK_ANY)
 			watch_sym(&w[i], fn, f->acquire);
 	}
@@ -279,6 +303,32 @@ static int tcg_smp(void)
 	return n > 0 && strstr(buf, "QEMU TCG CPU") && sysconf(_SC_NPROCESSORS_ONLN) > 1;
 }
 
+/* The stashes every instance shares, created once; -1 on failure. */
+static int stash_maps(struct fb_locks *l)
+{
+	unsigned int sz = FB_MAX_SLOTS * sizeof(uint64_t);
+
+	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
+				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
+	l->cpu_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "fb_held_cpu", 4, sz, 1, NULL);
+	l->excl_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "fb_held_excl", 4, sz, 1, NULL);
+	return l->held_fd < 0 || l->cpu_fd < 0 || l->excl_fd < 0 ? -1 : 0;
+}
+
+/* the acquire side's hook then the release side's; "fentry,fexit": both kinds */
+static const char *watch_method(const struct fb_locks *l, const struct fb_lock_watch *w)
+{
+	int fx = 0, fe = 0;
+
+	for (int j = 0; j < NFNS; j++) {
+		if (!lock_fns[j].acquire || lock_fns[j].read || !serves(&lock_fns[j], w))
+			continue;
+		fx |= fn_fexit(l, &lock_fns[j]);
+		fe |= !fn_fexit(l, &lock_fns[j]);
+	}
+	return fx && fe ? "fentry,fexit" : fx ? "fexit+fentry" : "fentry";
+}
+
 struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_record *rec)
 {
 	struct fb_locks *l;
@@ -296,20 +346,21 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	if (!l)
 		return NULL;
 	l->rec = rec;
-	l->fexit = lockhook_fexit();
-	l->stash_task = !lockhook_hash();
+	l->hook = lockhook();
+	l->task_ok = 1;
 	l->task_fd = -1;
-	l->cpu_fd = -1;
-	l->held_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "fb_lock_held",
-				    sizeof(struct fb_start_key), 8, FB_MAX_INFLIGHT, NULL);
+	if (stash_maps(l) < 0) {
+		fb_locks_close(l);
+		return NULL;
+	}
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
-		snprintf(w[i].method, sizeof(w[i].method), "%s%s", l->fexit ? "fexit+fentry" :
-			 "fentry", fb_ablate() & FB_ABL_EMPTY ? "+ablate" : "");
+		snprintf(w[i].method, sizeof(w[i].method), "%s%s", watch_method(l, &w[i]),
+			 fb_ablate() & FB_ABL_EMPTY ? "+ablate" : "");
 		if (w[i].type == FB_LK_ANY)
 			snprintf(w[i].symbol, sizeof(w[i].symbol), "rwsem+mutex+spinlock functions");
 	}
-	for (int j = 0; j < NFNS && l->held_fd >= 0; j++)
+	for (int j = 0; j < NFNS; j++)
 		if (needed(&lock_fns[j], w, n))
 			attach_fn(l, j, w, n);
 	for (int j = 0; j < NFNS; j++)
@@ -343,6 +394,8 @@ void fb_locks_close(struct fb_locks *l)
 		close(l->task_fd);
 	if (l->cpu_fd >= 0)
 		close(l->cpu_fd);
+	if (l->excl_fd >= 0)
+		close(l->excl_fd);
 	free(l);
 }
 

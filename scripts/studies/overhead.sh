@@ -34,17 +34,20 @@
 #              runs the loop (issue #27 item 4).  -> events.tsv
 #   lockevents (not in the default --parts) per rep, interleaved: the loop
 #              with a lock row's acquire-side program on the getppid handler
-#              (FB_LOCKFN; the row's lock is never taken there): fexit+hash
-#              (the method before), fentry+hash, fentry+task storage, and
-#              both trampolines with empty programs.  -> events.tsv
+#              (FB_LOCKFN; the row's lock is never taken there): fexit+hash,
+#              fentry+hash, fentry+task storage (the methods before), the
+#              shipped method of a mutex row (fexit) and of a spinlock row
+#              (fentry), and both trampolines with empty programs.
+#              -> events.tsv
 #   workloads  nft and sysfs (defaults), all catalogue probes against none,
 #              alternating order per rep.  -> workloads.tsv
 # Options: --reps N (events, 3), --ablate-reps N (1), --wl-reps N (3),
 #          --calls N (trigger.calls, 200000), --parts "LIST",
 #          --wl "LIST" (workloads, "nft sysfs"), --wl-sets "LIST" (row sets,
 #          "none nolocks all"; also: locks = the lock rows alone, and
-#          all-fexit / all-fentryhash / locks-fexit = every row or the lock rows
-#          with FB_LOCKHOOK=fexit or fentry-hash, the lock-row methods before;
+#          all-fexit / all-fentryhash / all-task / locks-fexit / locks-task =
+#          every row or the lock rows with FB_LOCKHOOK=fexit, fentry-hash or
+#          fentry-task, the lock-row methods before;
 #          locks-stats = the lock rows with bpf_stats, run_cnt/run_time_ns
 #          per program into bpfstats.tsv; locks:ABL = the lock rows with
 #          FB_ABLATE=ABL (e.g. locks:empty, the trampolines with empty programs;
@@ -81,7 +84,7 @@ count --ablate-reps "$areps" 100
 count --wl-reps "$wlreps" 100
 for set in $wlsets; do
 	case "$set" in
-	none|nolocks|all|locks|all-fexit|all-fentryhash|locks-fexit|locks-stats) ;;
+	none|nolocks|all|locks|all-fexit|all-fentryhash|all-task|locks-fexit|locks-task|locks-stats) ;;
 	locks:*) [[ ${set#locks:} =~ ^(stats|hist|hash|empty|clock|nomatch)(,(stats|hist|hash|empty|clock|nomatch))*$ ]] ||
 		{ echo "overhead.sh: --wl-sets: $set: FB_ABLATE words are stats hist hash empty clock nomatch" >&2; exit 2; } ;;
 	*) echo "overhead.sh: --wl-sets: unknown row set '$set'" >&2; exit 2 ;;
@@ -228,9 +231,12 @@ variant() {
 	# what one acquisition of a lock it does not watch costs, per method
 	lk-fexit)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit trig "$name" --probes gdp_mutex) ;;
 	lk-fentryhash)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-hash trig "$name" --probes gdp_mutex) ;;
-	lk-fentry)	r=$(FB_LOCKFN=$sym trig "$name" --probes gdp_mutex) ;;
+	lk-fentry)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-task trig "$name" --probes gdp_mutex) ;;
 	lk-fexit-empty)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
-	lk-fentry-empty) r=$(FB_LOCKFN=$sym FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
+	lk-fentry-empty) r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-task FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
+	# the shipped method: a mutex row's fexit (lock slot), a spinlock row's fentry (CPU slot)
+	lk-mutex)	r=$(FB_LOCKFN=$sym trig "$name" --probes gdp_mutex) ;;
+	lk-spin)	r=$(FB_LOCKFN=$sym trig "$name" --probes kernfs_idr_lock) ;;
 	esac
 	set -- $r
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$v" "$1" "$2" "$3" "$4" "$5" >>"$tsv"
@@ -254,7 +260,8 @@ if has_part peers; then
 fi
 if has_part lockevents; then
 	for rep in $(seq 1 "$reps"); do
-		for v in none lk-fexit lk-fentryhash lk-fentry lk-fexit-empty lk-fentry-empty; do
+		for v in none lk-fexit lk-fentryhash lk-fentry lk-mutex lk-spin lk-fexit-empty \
+			 lk-fentry-empty; do
 			variant "$v" "l$rep"
 		done
 	done
@@ -372,10 +379,12 @@ wl_one() {
 	nolocks) args=("${nolock[@]}") ;;
 	locks) args=("${locks[@]}") ;;
 	locks-fexit) args=("${locks[@]}") hook=fexit ;;
+	locks-task) args=("${locks[@]}") hook=fentry-task ;;
 	locks-stats) args=("${locks[@]}") ;;
 	locks:*) args=("${locks[@]}") abl=${set#locks:} ;;
 	all-fexit) hook=fexit ;;
 	all-fentryhash) hook=fentry-hash ;;
+	all-task) hook=fentry-task ;;
 	esac
 	[ "$set" = locks-stats ] && wl_stats_start "$name"
 	a=$(cpu_stat)
