@@ -143,7 +143,9 @@ int BPF_PROG(fb_fentry)
 {
 	u64 arg0 = 0;
 
-	bpf_get_func_arg(ctx, 0, &arg0);
+	/* the first argument only where a filter reads it (~14 instructions) */
+	if (filter)
+		bpf_get_func_arg(ctx, 0, &arg0);
 	return on_entry(arg0);
 }
 

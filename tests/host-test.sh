@@ -105,6 +105,7 @@ mode_ok() {
 	case "$why" in *"$3: not tried (--attach $2)"*) ;; *) return 1 ;; esac
 	case "$(prow "$1" status)/$(prow "$1" method)" in
 	"attached/$2") ;;
+	attached/fsession) [ "$2" = fentry ] ;;	# a trampoline method too
 	unavailable/-) [[ $why == *"getppid $2: "* && $why != *"getppid $2: not tried"* ]] ;;
 	*) return 1 ;;
 	esac

@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 enum fb_attach_mode {
-	FB_ATTACH_AUTO,		/* fentry/fexit, else kprobe/kretprobe */
-	FB_ATTACH_FENTRY,	/* fentry/fexit only */
+	FB_ATTACH_AUTO,		/* fsession or fentry/fexit, else kprobe/kretprobe */
+	FB_ATTACH_FENTRY,	/* fsession or fentry/fexit only */
 	FB_ATTACH_KPROBE,	/* kprobe/kretprobe only */
 };
 

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "fblock.skel.h"
@@ -164,9 +165,40 @@ static int attach_progs(struct fblock_bpf *k, struct bpf_program *p)
 	return k->links.fb_acq_waited ? 0 : -errno;
 }
 
-/* Opens an instance with the watches of function f; NULL with errno set. */
+/*
+ * FB_LOCKFN=SYM (diagnostics, scripts/studies/overhead.sh): the acquire-side
+ * program goes on SYM instead, e.g. a function the getppid handler calls
+ * once, to count what one call that takes no watched lock costs under each
+ * method.  One lock row only.
+ */
+static const char *acquire_fn(const struct lock_fn *f, int c)
+{
+	const char *v = getenv("FB_LOCKFN");
+
+	return f->acquire && v && *v ? (c ? NULL : v) : f->fn[c];
+}
+
+/*
+ * 1 if fn takes no argument in the kernel's BTF (an FB_LOCKFN target such
+ * as __do_sys_getppid): its program reads none from the context.
+ */
+static int no_args(const char *fn)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_type *t = NULL;
+	int id = btf ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -1;
+	int none;
+
+	if (id > 0)
+		t = btf__type_by_id(btf, btf__type_by_id(btf, (__u32)id)->type);
+	none = t && btf_is_func_proto(t) && !btf_vlen(t);
+	btf__free(btf);
+	return none;
+}
+
+/* Opens an instance of function f (fn) with its watches; NULL with errno set. */
 static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
-				   const struct fb_lock_watch *w, int n)
+				   const char *fn, const struct fb_lock_watch *w, int n)
 {
 	struct fblock_bpf *k = fblock_bpf__open();
 	unsigned int nl = 0;
@@ -184,6 +216,7 @@ static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
 	k->rodata->stash = fn_stash(l, f);
 	k->rodata->ablate = (unsigned int)fb_ablate();
 	k->rodata->fb_tgid = (unsigned int)getpid();
+	k->rodata->arg_helper = f->acquire && acquire_fn(f, 0) != f->fn[0] && no_args(fn);
 	bpf_map__set_autocreate(k->maps.held_task, k->rodata->stash == FB_STASH_TASK);
 	return k;
 }
@@ -227,7 +260,7 @@ static int load_one(struct fb_locks *l, struct fblock_bpf *k, struct bpf_program
 static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *f,
 		      struct fb_lock_watch *w, int n, struct fblock_bpf **out)
 {
-	struct fblock_bpf *k = open_one(l, f, w, n);
+	struct fblock_bpf *k = open_one(l, f, fn, w, n);
 	int err, retry;
 
 	if (!k)
@@ -238,7 +271,7 @@ static int attach_one(struct fb_locks *l, const char *fn, const struct lock_fn *
 	if (retry) {
 		fblock_bpf__destroy(k);
 		l->task_ok = 0;
-		k = open_one(l, f, w, n);
+		k = open_one(l, f, fn, w, n);
 		err = k ? load_one(l, k, fn_prog(k, l, f), fn) : -errno;
 	}
 	if (err) {
@@ -255,18 +288,6 @@ static int needed(const struct lock_fn *f, const struct fb_lock_watch *w, int n)
 		if (serves(f, &w[i]))
 			return 1;
 	return 0;
-}
-
-/*
- * FB_LOCKFN=SYM (diagnostics, scripts/overhead.sh): the acquire-side program
- * goes on SYM instead, e.g. the getppid handler, to count what one call that
- * takes no watched lock costs under each method.  One lock row only.
- */
-static const char *acquire_fn(const struct lock_fn *f, int c)
-{
-	const char *v = getenv("FB_LOCKFN");
-
-	return f->acquire && v && *v ? (c ? NULL : v) : f->fn[c];
 }
 
 static void attach_fn(struct fb_locks *l, int j, struct fb_lock_watch *w, int n)

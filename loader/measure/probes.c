@@ -4,11 +4,12 @@
  * session, function rows and instance resolution (lock rows: lockrows.c;
  * tracepoint rows: tprows.c; their shared insides: session.h).
  *
- * Function rows: fentry/fexit, else kprobe/kretprobe, else unavailable with
- * the reasons of both attempts.  Each hooked function gets its own instance
- * of the generic fbfunc object (rodata: slot, filter), retargeted with
- * bpf_program__set_attach_target(); all instances share the loader-created
- * maps.  Lock rows resolve their instance address here (kallsyms, an
+ * Function rows: one fsession program (fbsess) where the kernel has them,
+ * else fentry/fexit, else kprobe/kretprobe, else unavailable with the
+ * reasons of the attempts.  Each hooked function gets its own instance of
+ * the generic fbsess or fbfunc object (rodata: slot, filter), retargeted
+ * with bpf_program__set_attach_target(); all instances share the
+ * loader-created maps.  Lock rows resolve their instance address here (kallsyms, an
  * optional pointer read by a raw tracepoint program, a BTF member offset)
  * and get hold histograms from locks.c and wait histograms from fbcont's
  * contention programs; where that cannot attach they fall back to their
@@ -24,6 +25,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -35,6 +37,7 @@
 
 #include "fbcont.skel.h"
 #include "fbfunc.skel.h"
+#include "fbsess.skel.h"
 #include "fbprobe.h"
 #include "measure/attach.h"
 #include "measure/ksyms.h"
@@ -164,6 +167,42 @@ static int try_stash(struct fb_session *s, struct inst *in, int filter, int kpro
 	return 0;
 }
 
+/* BPF_TRACE_FSESSION (uapi since 7.0); libbpf 1.1 knows no section for it */
+#define FB_TRACE_FSESSION 58
+
+/* fn's row as one fsession program; 0 or -errno (no such kernel support: -EINVAL) */
+static int try_session(struct fb_session *s, struct inst *in, int filter)
+{
+	struct fbsess_bpf *k = fbsess_bpf__open();
+	int err;
+
+	if (!k)
+		return -errno;
+	k->rodata->slot = in->slot;
+	k->rodata->filter = (unsigned int)filter;
+	err = fb_record_reuse(&s->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
+	if (!err)
+		err = bpf_map__reuse_fd(k->maps.watched, s->watched_fd);
+	if (!err)
+		err = bpf_program__set_expected_attach_type(k->progs.fb_session,
+							    (enum bpf_attach_type)FB_TRACE_FSESSION);
+	if (!err)
+		err = bpf_program__set_attach_target(k->progs.fb_session, 0, in->fn);
+	if (!err)
+		err = fbsess_bpf__load(k);
+	if (!err) {
+		k->links.fb_session = bpf_program__attach(k->progs.fb_session);
+		err = k->links.fb_session ? 0 : -errno;
+	}
+	if (err) {
+		fbsess_bpf__destroy(k);
+		return err < 0 ? err : -EINVAL;
+	}
+	in->sess = k;
+	snprintf(in->method, sizeof(in->method), "fsession");
+	return 0;
+}
+
 /*
  * Entry times go to task storage; where the verifier refuses that helper
  * in a tracing program (before 5.11: -EINVAL or -EACCES at load), the
@@ -186,8 +225,29 @@ static int try_instance(struct fb_session *s, struct inst *in, int filter, int k
 }
 
 /*
- * Attaches fn, trying fentry/fexit then kprobe/kretprobe (never both at
- * once).  Returns the instance or NULL with the reasons in r.
+ * fsession first (FB_FUNCHOOK=pair or any FB_ABLATE: the fentry/fexit
+ * pair, whose parts the diagnostics switch off); a kernel where fsession
+ * fails and the pair attaches has none: the session stops trying it.
+ */
+static int try_func(struct fb_session *s, struct inst *in, int filter)
+{
+	int err;
+
+	if (!s->fsession)
+		return try_instance(s, in, filter, 0);
+	if (!try_session(s, in, filter))
+		return 0;
+	err = try_instance(s, in, filter, 0);
+	if (!err) {
+		s->fsession = 0;
+		fb_info("no fsession programs here (BPF_TRACE_FSESSION): fentry/fexit");
+	}
+	return err;
+}
+
+/*
+ * Attaches fn, trying fsession or fentry/fexit, then kprobe/kretprobe (never
+ * two at once).  Returns the instance or NULL with the reasons in r.
  */
 static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *fn,
 			      unsigned int slot, int filter)
@@ -208,7 +268,7 @@ static struct inst *attach_fn(struct fb_session *s, struct row *r, const char *f
 	memset(in, 0, sizeof(*in));
 	snprintf(in->fn, sizeof(in->fn), "%s", fn);
 	in->slot = slot;
-	err = fb_attach_mode() == FB_ATTACH_KPROBE ? -ECANCELED : try_instance(s, in, filter, 0);
+	err = fb_attach_mode() == FB_ATTACH_KPROBE ? -ECANCELED : try_func(s, in, filter);
 	if (!err) {
 		s->ninst++;
 		return in;
@@ -341,6 +401,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 	}
 	s->ablate = fb_ablate();	/* FB_ABLATE, as `run` parsed it */
 	s->stash_task = !(s->ablate & FB_ABL_TIDHASH);
+	s->fsession = !s->ablate && !(getenv("FB_FUNCHOOK") && !strcmp(getenv("FB_FUNCHOOK"), "pair"));
 	cur = s;
 	libbpf_set_print(libbpf_print);
 	s->ks = fb_ksyms_load();
@@ -440,8 +501,10 @@ void fb_session_close(struct fb_session *s)
 	if (!s)
 		return;
 	fb_locks_close(s->locks);
-	for (int i = 0; i < s->ninst; i++)
+	for (int i = 0; i < s->ninst; i++) {
 		fbfunc_bpf__destroy(s->inst[i].skel);
+		fbsess_bpf__destroy(s->inst[i].sess);
+	}
 	fbcont_bpf__destroy(s->cont);
 	fb_record_close(&s->rec);
 	for (int *fd = &s->watched_fd; fd <= &s->starts_fd; fd++)

@@ -53,8 +53,9 @@ static const struct argp_option run_options[] = {
 	  "(repeatable; the table below)", 0 },
 	{ "probes", OPT_PROBES, "GLOB", 0, "only the catalogue rows whose name matches "
 	  "(repeatable)", 0 },
-	{ "attach", OPT_ATTACH, "MODE", 0, "function rows: auto (fentry/fexit, else "
-	  "kprobe/kretprobe; the default), fentry or kprobe (that method only)", 0 },
+	{ "attach", OPT_ATTACH, "MODE", 0, "function rows: auto (a trampoline: one "
+	  "fsession program where the kernel has them, else fentry/fexit; else "
+	  "kprobe/kretprobe; the default), fentry (a trampoline only) or kprobe", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug)", 0 },
 	{ 0 },
 };

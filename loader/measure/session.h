@@ -44,7 +44,8 @@ struct fb_phase_snap {
 };
 
 struct inst {
-	struct fbfunc_bpf *skel;
+	struct fbfunc_bpf *skel;	/* fentry/fexit or kprobe/kretprobe, or */
+	struct fbsess_bpf *sess;	/* one fsession program */
 	char fn[64];
 	unsigned int slot;
 	char method[16];
@@ -66,6 +67,7 @@ struct fb_session {
 	int nslots;
 	int ablate;			/* FB_ABLATE bits, diagnostics only */
 	int stash_task;			/* entry times in task storage (fbfunc.bpf.c) */
+	int fsession;			/* function rows try fsession (fbsess.bpf.c) */
 	char liblog[4096];		/* last libbpf messages, for reasons */
 };
 

@@ -34,7 +34,7 @@
  * results.c (fb_*_name() and the reader's mapping).
  */
 enum fb_kind {
-	FB_FUNC,	/* function latency: fentry/fexit, else kprobe/kretprobe */
+	FB_FUNC,	/* function latency: fsession or fentry/fexit, else kprobe/kretprobe */
 	FB_LOCK,	/* one lock: acquisitions, hold and wait time */
 	FB_CALLSITE,	/* kmem:kmalloc from inside a function (tracepoint) */
 	FB_CONTENTION,	/* lock:contention_begin/end by lock address */

@@ -65,7 +65,8 @@ static const struct argp_option adhoc_options[] = {
 	{ NULL, 0, NULL, 0, "Ad-hoc rows (like the catalogue's, marked \"adhoc\" in the results):",
 	  8 },
 	{ "func", OPT_FUNC, "SYM", 0, "a function row for SYM, or one for each function a glob "
-	  "('kernfs_*') matches in /proc/kallsyms: fentry/fexit, else kprobe/kretprobe (at most "
+	  "('kernfs_*') matches in /proc/kallsyms: fsession or fentry/fexit, else kprobe/kretprobe "
+	  "(at most "
 	  STR(FB_ADHOC_FUNCS) " functions in all; repeatable)", 0 },
 	{ "lock", OPT_LOCK, "SYM[.MEMBER]", 0, "a lock row for the lock SYM, SYM.MEMBER (inside "
 	  "the variable SYM) or SYM->MEMBER (inside what the pointer SYM points to); its type from "

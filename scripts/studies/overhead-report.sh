@@ -97,6 +97,8 @@ per_event() {
 	}' "$raw/events.tsv"
 }
 pe=$(per_event)
+# meth VARIANT: the method the row reported (events.tsv column 5)
+meth() { awk -F'\t' -v v="$1" '$2 == v && $5 != "" { print $5; exit }' "$raw/events.tsv"; }
 cost() { echo "$pe" | awk -v v="$1" -v f="${2:-2}" '$1 == v { print $f }'; }
 ratio() { awk -v a="$(cost "$1")" -v b="$(cost "$2")" 'BEGIN { if (a != "" && b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 goal() { awk -v r="$1" 'BEGIN { print (r == "n/a" ? "not measured" : (r <= 0.7 ? "**met**" : "**not met**")) }'; }
@@ -105,9 +107,10 @@ events_table() {
 	local v label
 	echo "| probe | what runs per event | added per event (instr.) | min..max | reps | events per call |"
 	echo "|---|---|---:|---|---:|---:|"
-	for v in fb-fentry fb-kprobe bt-kfunc bt-kprobe; do
+	for v in fb-fentry fb-pair fb-kprobe bt-kfunc bt-kprobe; do
 		case "$v" in
-		fb-fentry) label="foliobench \`getppid\` row, \`run --attach fentry\` | fentry + fexit" ;;
+		fb-fentry) label="foliobench \`getppid\` row, \`run --attach fentry\` | $(meth fb-fentry) (fsession, else fentry + fexit)" ;;
+		fb-pair) label="foliobench \`getppid\` row, \`FB_FUNCHOOK=pair run --attach fentry\` | fentry + fexit (task storage)" ;;
 		fb-kprobe) label="foliobench \`getppid\` row, \`run --attach kprobe\` | kprobe + kretprobe" ;;
 		bt-kfunc) label="bpftrace kfunc/kretfunc one-liner | fentry + fexit" ;;
 		bt-kprobe) label="bpftrace kprobe/kretprobe one-liner | kprobe + kretprobe" ;;
@@ -122,12 +125,13 @@ ablation_table() {
 	full=$(cost fb-fentry)
 	echo "| variant | what it leaves out or swaps | added per event (instr.) | vs the full fentry row |"
 	echo "|---|---|---:|---:|"
-	for v in fb-fentry fb-fentry-empty fb-fentry-hash fb-fentry-tidhash fb-fentry-stats \
+	for v in fb-fentry fb-pair fb-fentry-empty fb-fentry-hash fb-fentry-tidhash fb-fentry-stats \
 		 fb-fentry-hist fb-fentry-hash,stats,hist fb-kprobe fb-kprobe-empty fb-kprobe-tidhash \
 		 bt-kfunc bt-kfunc-empty bt-kfunc-stash bt-kprobe bt-kprobe-empty; do
 		[ -n "$(cost "$v")" ] || continue
 		case "$v" in
 		fb-fentry|fb-kprobe|bt-kfunc|bt-kprobe) what="nothing (as above)" ;;
+		fb-pair) what="fentry + fexit, start in task storage: the pair the fb-fentry-* variants take apart" ;;
 		*-empty) what="everything: both programs return at once (the attach path alone)" ;;
 		*-hash,stats,hist) what="task storage (per-CPU slot instead), per-CPU stats, histogram" ;;
 		*-hash) what="start time in a per-CPU slot instead of task storage" ;;

@@ -205,6 +205,12 @@ case "$sym" in ''|-) say "getppid row unavailable: $(jqf "$raw/probe-sym.json" '
 	sym=__x64_sys_getppid ;; esac
 echo "symbol	$sym" >>"$out/env.tsv"
 say "kernel $(uname -r), hooked function $sym, $calls calls per loop"
+# lockevents' target: a function getppid() calls once that takes an argument,
+# as every lock function does (the program reads it from the context; on
+# the handler, which takes none, it would need bpf_get_func_arg())
+lksym=$sym
+grep -qw __task_pid_nr_ns /proc/kallsyms && lksym=__task_pid_nr_ns
+echo "lock_symbol	$lksym" >>"$out/env.tsv"
 
 # bpftrace one-liners: the README's shape (start time by tid, hist of the delta)
 BT_KFUNC="kfunc:$sym { @s[tid] = nsecs; } kretfunc:$sym /@s[tid]/ { @ns = hist(nsecs - @s[tid]); delete(@s[tid]); }"
@@ -219,6 +225,7 @@ variant() {
 	none)		r=$(trig "$name" --probes "$NONE") ;;
 	fb-fentry)	r=$(trig "$name" --probes getppid --attach fentry) ;;
 	fb-kprobe)	r=$(trig "$name" --probes getppid --attach kprobe) ;;
+	fb-pair)	r=$(FB_FUNCHOOK=pair trig "$name" --probes getppid --attach fentry) ;;
 	fb-fentry-*)	r=$(FB_ABLATE=${v#fb-fentry-} trig "$name" --probes getppid --attach fentry) ;;
 	fb-kprobe-*)	r=$(FB_ABLATE=${v#fb-kprobe-} trig "$name" --probes getppid --attach kprobe) ;;
 	lt-funclatency)	r=$(lt_trig "$name") ;;
@@ -229,14 +236,14 @@ variant() {
 	bt-kfunc-stash)	r=$(bt_trig "$name" "kfunc:$sym { @s[tid] = nsecs; } kretfunc:$sym /@s[tid]/ { delete(@s[tid]); }") ;;
 	# a lock row's acquire-side program on the getppid handler (FB_LOCKFN):
 	# what one acquisition of a lock it does not watch costs, per method
-	lk-fexit)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit trig "$name" --probes gdp_mutex) ;;
-	lk-fentryhash)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-hash trig "$name" --probes gdp_mutex) ;;
-	lk-fentry)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-task trig "$name" --probes gdp_mutex) ;;
-	lk-fexit-empty)	r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fexit FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
-	lk-fentry-empty) r=$(FB_LOCKFN=$sym FB_LOCKHOOK=fentry-task FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
+	lk-fexit)	r=$(FB_LOCKFN=$lksym FB_LOCKHOOK=fexit trig "$name" --probes gdp_mutex) ;;
+	lk-fentryhash)	r=$(FB_LOCKFN=$lksym FB_LOCKHOOK=fentry-hash trig "$name" --probes gdp_mutex) ;;
+	lk-fentry)	r=$(FB_LOCKFN=$lksym FB_LOCKHOOK=fentry-task trig "$name" --probes gdp_mutex) ;;
+	lk-fexit-empty)	r=$(FB_LOCKFN=$lksym FB_LOCKHOOK=fexit FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
+	lk-fentry-empty) r=$(FB_LOCKFN=$lksym FB_LOCKHOOK=fentry-task FB_ABLATE=empty trig "$name" --probes gdp_mutex) ;;
 	# the shipped method: a mutex row's fexit (lock slot), a spinlock row's fentry (CPU slot)
-	lk-mutex)	r=$(FB_LOCKFN=$sym trig "$name" --probes gdp_mutex) ;;
-	lk-spin)	r=$(FB_LOCKFN=$sym trig "$name" --probes kernfs_idr_lock) ;;
+	lk-mutex)	r=$(FB_LOCKFN=$lksym trig "$name" --probes gdp_mutex) ;;
+	lk-spin)	r=$(FB_LOCKFN=$lksym trig "$name" --probes kernfs_idr_lock) ;;
 	esac
 	set -- $r
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$v" "$1" "$2" "$3" "$4" "$5" >>"$tsv"
@@ -245,7 +252,7 @@ variant() {
 
 if has_part events; then
 	for rep in $(seq 1 "$reps"); do
-		for v in none fb-fentry fb-kprobe bt-kfunc bt-kprobe; do
+		for v in none fb-fentry fb-pair fb-kprobe bt-kfunc bt-kprobe; do
 			variant "$v" "$rep"
 		done
 	done

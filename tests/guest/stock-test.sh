@@ -90,16 +90,19 @@ for v in ${FB_STOCK_KERNELS:-7.3}; do
 	t "$k: the guest runs Debian's kernel ($(jq -r .host.kernel_release "$j"))" \
 		bash -c "[[ '$(jq -r .host.kernel_release "$j")' == $v*-amd64 ]]"
 	trans=$(op "$j" nft trans_objects) passes=$(op "$j" nft destroy_passes)
+	# function rows: one fsession program where the kernel has them (7.x), else fentry/fexit
+	fm=fentry
+	[[ $v == 7.* ]] && fm=fsession
 	# 6.1, 6.12: the row finds nft_trans_alloc_gfp (nft_trans_alloc is its inline wrapper)
 	t "$k: nft_trans_alloc $(status "$j" nft_trans_alloc) on $(jq -r '.probes[] | select(.name=="nft_trans_alloc") | .symbol' "$j"), $(probe "$j" nft_trans_alloc) calls == $trans transaction objects" \
-		bash -c "[ '$(status "$j" nft_trans_alloc)' = attached/fentry ] && [ ${trans:-0} -gt 0 ] && [ '$(probe "$j" nft_trans_alloc)' = '$trans' ]"
+		bash -c "[ '$(status "$j" nft_trans_alloc)' = attached/$fm ] && [ ${trans:-0} -gt 0 ] && [ '$(probe "$j" nft_trans_alloc)' = '$trans' ]"
 	t "$k: nft_trans_alloc.kmalloc $(probe "$j" nft_trans_alloc.kmalloc) kmallocs == $trans (kzalloc per descriptor, unpatched)" \
 		test "$(probe "$j" nft_trans_alloc.kmalloc)" = "$trans"
 	t "$k: nf_tables_trans_destroy_work $(status "$j" nf_tables_trans_destroy_work), $(probe "$j" nf_tables_trans_destroy_work) == $passes passes" \
-		bash -c "[ '$(status "$j" nf_tables_trans_destroy_work)' = attached/fentry ] &&
+		bash -c "[ '$(status "$j" nf_tables_trans_destroy_work)' = attached/$fm ] &&
 			 [ '$(probe "$j" nf_tables_trans_destroy_work)' = '$passes' ]"
 	for p in kernfs_new_node kernfs_add_one kernfs_activate get_device_parent push_stack generic_map_update_batch; do
-		t "$k: $p attached ($(status "$j" $p))" bash -c "[ '$(status "$j" $p)' = attached/fentry ]"
+		t "$k: $p attached ($(status "$j" $p))" bash -c "[ '$(status "$j" $p)' = attached/$fm ]"
 	done
 	# the nft workload's private netns registers a loopback device: sysfs nodes, one glue dir lookup
 	nodes=$(probe "$j" kernfs_add_one) acts=$(probe "$j" kernfs_activate)
