@@ -84,7 +84,10 @@ END {
 		wl = p[1]; set = p[2]
 		rows = set; method = ""
 		sub(/-fexit$/, "", rows); sub(/-fentryhash$/, "", rows); sub(/-task$/, "", rows)
-		if (rows == "none" || rows == "nolocks") method = "-"
+		sub(/-pair$/, "", rows); sub(/-before$/, "", rows)
+		if (set == "nolocks-pair") method = "- (function rows: fentry/fexit, task storage: before)"
+		else if (set ~ /-before$/) method = "fentry on acquire, task storage; function rows fentry/fexit (before)"
+		else if (rows == "none" || rows == "nolocks") method = "-"
 		else if (set ~ /-fexit$/) method = "fexit on acquire, (tid, slot) hash (round 2)"
 		else if (set ~ /-fentryhash$/) method = "fentry on acquire, (tid, slot) hash"
 		else if (set ~ /-task$/) method = "fentry on acquire, task storage (before)"

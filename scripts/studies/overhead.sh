@@ -47,7 +47,9 @@
 #          "none nolocks all"; also: locks = the lock rows alone, and
 #          all-fexit / all-fentryhash / all-task / locks-fexit / locks-task =
 #          every row or the lock rows with FB_LOCKHOOK=fexit, fentry-hash or
-#          fentry-task, the lock-row methods before;
+#          fentry-task, the lock-row methods before; nolocks-pair /
+#          all-before = FB_FUNCHOOK=pair (function rows as fentry/fexit with
+#          task storage), all-before also FB_LOCKHOOK=fentry-task;
 #          locks-stats = the lock rows with bpf_stats, run_cnt/run_time_ns
 #          per program into bpfstats.tsv; locks:ABL = the lock rows with
 #          FB_ABLATE=ABL (e.g. locks:empty, the trampolines with empty programs;
@@ -84,7 +86,7 @@ count --ablate-reps "$areps" 100
 count --wl-reps "$wlreps" 100
 for set in $wlsets; do
 	case "$set" in
-	none|nolocks|all|locks|all-fexit|all-fentryhash|all-task|locks-fexit|locks-task|locks-stats) ;;
+	none|nolocks|nolocks-pair|all|locks|all-fexit|all-fentryhash|all-task|all-before|locks-fexit|locks-task|locks-stats) ;;
 	locks:*) [[ ${set#locks:} =~ ^(stats|hist|hash|empty|clock|nomatch)(,(stats|hist|hash|empty|clock|nomatch))*$ ]] ||
 		{ echo "overhead.sh: --wl-sets: $set: FB_ABLATE words are stats hist hash empty clock nomatch" >&2; exit 2; } ;;
 	*) echo "overhead.sh: --wl-sets: unknown row set '$set'" >&2; exit 2 ;;
@@ -380,10 +382,11 @@ wl_stats_stop() {
 }
 # wl_one REP WORKLOAD SET: one run, appended to workloads.tsv
 wl_one() {
-	local rep=$1 wl=$2 set=$3 name=wl-$2-$3-$1 a b rc args=() hook= abl=
+	local rep=$1 wl=$2 set=$3 name=wl-$2-$3-$1 a b rc args=() hook= abl= fh=
 	case "$set" in
 	none) args=(--probes "$NONE") ;;
 	nolocks) args=("${nolock[@]}") ;;
+	nolocks-pair) args=("${nolock[@]}") fh=pair ;;
 	locks) args=("${locks[@]}") ;;
 	locks-fexit) args=("${locks[@]}") hook=fexit ;;
 	locks-task) args=("${locks[@]}") hook=fentry-task ;;
@@ -392,10 +395,11 @@ wl_one() {
 	all-fexit) hook=fexit ;;
 	all-fentryhash) hook=fentry-hash ;;
 	all-task) hook=fentry-task ;;
+	all-before) hook=fentry-task fh=pair ;;
 	esac
 	[ "$set" = locks-stats ] && wl_stats_start "$name"
 	a=$(cpu_stat)
-	FB_ABLATE=$abl FB_LOCKHOOK=$hook fbrun "$name" --workload "$wl" "${args[@]}"; rc=$?
+	FB_ABLATE=$abl FB_LOCKHOOK=$hook FB_FUNCHOOK=$fh fbrun "$name" --workload "$wl" "${args[@]}"; rc=$?
 	b=$(cpu_stat)
 	[ "$set" = locks-stats ] && wl_stats_stop "$name"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$wl" "$set" \
