@@ -130,6 +130,19 @@ static __always_inline int lock_index(u64 lock)
 	return -1;
 }
 
+/*
+ * &h->ts[slot], or NULL.  The empty asm keeps clang from adding the offset
+ * before the null check (a select of h + off and NULL), which verifiers
+ * before 7.x refuse ("pointer arithmetic on map_value_or_null").
+ */
+static __always_inline u64 *cell(struct fb_held *h, u32 slot)
+{
+	if (!h)
+		return NULL;
+	asm volatile("" : "+r"(h));
+	return &h->ts[slot];
+}
+
 /* this task's start cell for slot, or NULL (created only when asked) */
 static __always_inline u64 *start_cell(u32 slot, int create)
 {
@@ -142,11 +155,11 @@ static __always_inline u64 *start_cell(u32 slot, int create)
 		return NULL;
 	if (stash == FB_STASH_CPU || (ablate & FB_ABL_HASH)) {
 		h = bpf_map_lookup_elem(&held_cpu, &zero);
-		return h ? &h->ts[slot] : NULL;
+		return cell(h, slot);
 	}
 	if (stash == FB_STASH_EXCL) {
 		h = bpf_map_lookup_elem(&held_excl, &zero);
-		return h ? &h->ts[slot] : NULL;
+		return cell(h, slot);
 	}
 	if (stash == FB_STASH_HASH) {
 		key.tid = (u32)bpf_get_current_pid_tgid();
@@ -155,7 +168,7 @@ static __always_inline u64 *start_cell(u32 slot, int create)
 	}
 	h = bpf_task_storage_get(&held_task, bpf_get_current_task_btf(), 0,
 				 create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	return h ? &h->ts[slot] : NULL;
+	return cell(h, slot);
 }
 
 /* the clock, or 1 under FB_ABLATE=clock */

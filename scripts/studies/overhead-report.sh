@@ -109,7 +109,7 @@ events_table() {
 	echo "|---|---|---:|---|---:|---:|"
 	for v in fb-fentry fb-pair fb-kprobe bt-kfunc bt-kprobe; do
 		case "$v" in
-		fb-fentry) label="foliobench \`getppid\` row, \`run --attach fentry\` | $(meth fb-fentry) (fsession, else fentry + fexit)" ;;
+		fb-fentry) label="foliobench \`getppid\` row, \`run --attach fentry\` | $(meth fb-fentry) (the first method tried; fentry + fexit where the kernel has no fsession)" ;;
 		fb-pair) label="foliobench \`getppid\` row, \`FB_FUNCHOOK=pair run --attach fentry\` | fentry + fexit (task storage)" ;;
 		fb-kprobe) label="foliobench \`getppid\` row, \`run --attach kprobe\` | kprobe + kretprobe" ;;
 		bt-kfunc) label="bpftrace kfunc/kretfunc one-liner | fentry + fexit" ;;
