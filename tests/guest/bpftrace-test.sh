@@ -223,7 +223,7 @@ run_case() {
 		done
 	fi
 	if [ -n "$seqprobes" ]; then
-		# foliobench's lock rows put fentry programs on the lock
+		# foliobench's lock rows put trampoline programs on the lock
 		# functions the script hooks too: a second trampoline program on
 		# a busy lock function oopsed TCG guests.  So the lock rows run
 		# first, alone, in this guest on the same workload; the script
