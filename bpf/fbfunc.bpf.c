@@ -37,19 +37,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile unsigned int slot;	/* histogram of this instance */
-const volatile unsigned int filter;	/* only events whose arg0 is watched */
 const volatile unsigned int ablate;	/* FB_ABL_*: diagnostics only (FB_ABLATE) */
 const volatile unsigned int stash_task;	/* entry time in task_start, else `starts` */
 
-#include "fbrecord.bpf.h"
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FB_MAX_WATCHED);
-	__type(key, u64);
-	__type(value, u32);
-} watched SEC(".maps");
+#include "fbrow.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -96,7 +87,7 @@ static __always_inline int on_entry(u64 arg0)
 
 	if (ablate & FB_ABL_EMPTY)
 		return 0;
-	if (!enabled() || (filter && !bpf_map_lookup_elem(&watched, &arg0)))
+	if (!enabled() || !row_wants(arg0))
 		return 0;
 	if (stash_task || (ablate & FB_ABL_HASH)) {
 		/* The clock after the cell: a task's first call creates its

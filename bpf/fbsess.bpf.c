@@ -20,18 +20,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile unsigned int slot;	/* histogram of this instance */
-const volatile unsigned int filter;	/* only events whose arg0 is watched */
-
-#include "fbrecord.bpf.h"
-
-/* fbfunc's `watched` map, shared (the loader reuses its fd) */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FB_MAX_WATCHED);
-	__type(key, u64);
-	__type(value, u32);
-} watched SEC(".maps");
+#include "fbrow.bpf.h"
 
 extern bool bpf_session_is_return(void *ctx) __ksym;
 extern __u64 *bpf_session_cookie(void *ctx) __ksym;
@@ -50,11 +39,10 @@ int BPF_PROG(fb_session)
 	}
 	if (!enabled())
 		return 0;
-	if (filter) {
+	if (filter)
 		bpf_get_func_arg(ctx, 0, &arg0);
-		if (!bpf_map_lookup_elem(&watched, &arg0))
-			return 0;
-	}
+	if (!row_wants(arg0))
+		return 0;
 	*start = bpf_ktime_get_ns();
 	return 0;
 }

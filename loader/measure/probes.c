@@ -104,15 +104,20 @@ static const char *errno_hint(int err)
 
 /* ---- function instances ---- */
 
+/* a function row instance's shared maps (bpf/fbrow.bpf.h), either object */
+static int reuse_row_maps(struct fb_session *s, struct bpf_map *hist, struct bpf_map *stats,
+			  struct bpf_map *ctl, struct bpf_map *watched)
+{
+	int err = fb_record_reuse(&s->rec, hist, stats, ctl);
+
+	return err ? err : bpf_map__reuse_fd(watched, s->watched_fd);
+}
+
 static int reuse_maps(struct fb_session *s, struct fbfunc_bpf *k)
 {
-	int err = fb_record_reuse(&s->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
+	int err = reuse_row_maps(s, k->maps.hist, k->maps.stats, k->maps.ctl, k->maps.watched);
 
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.watched, s->watched_fd);
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.starts, s->starts_fd);
-	return err;
+	return err ? err : bpf_map__reuse_fd(k->maps.starts, s->starts_fd);
 }
 
 /* One attempt with one method and one stash; returns 0 or -errno. */
@@ -180,9 +185,7 @@ static int try_session(struct fb_session *s, struct inst *in, int filter)
 		return -errno;
 	k->rodata->slot = in->slot;
 	k->rodata->filter = (unsigned int)filter;
-	err = fb_record_reuse(&s->rec, k->maps.hist, k->maps.stats, k->maps.ctl);
-	if (!err)
-		err = bpf_map__reuse_fd(k->maps.watched, s->watched_fd);
+	err = reuse_row_maps(s, k->maps.hist, k->maps.stats, k->maps.ctl, k->maps.watched);
 	if (!err)
 		err = bpf_program__set_expected_attach_type(k->progs.fb_session,
 							    (enum bpf_attach_type)FB_TRACE_FSESSION);
