@@ -124,7 +124,9 @@ static const struct argp run_argp = {
 	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
 	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty,clock,nomatch (diagnostics, "
 	"scripts/studies/overhead.sh) switches parts of the function probes off; their method gets a "
-	"\"+ablate\" suffix.\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
+	"\"+ablate\" suffix.  FB_FUNCHOOK=pair keeps function rows on fentry/fexit where fsession "
+	"loads; FB_LOCKHOOK=fexit, fentry-hash or fentry-task puts lock rows on an earlier method "
+	"(reports/overhead/lock-rows.md).\n\nWorkload parameters (--param W.KEY=VALUE; name, type, "
 	"default, range):",
 	run_children, NULL, NULL,
 };
