@@ -40,7 +40,9 @@ median='function median(list,    a, m, i, j, t) {
 '
 
 if [ -s "$ev" ] && grep -q $'\tlk-' "$ev"; then
-	echo "| acquire-side program (FB_LOCKFN on the getppid handler) | added per call (instr.) | each rep (loop, virtual ns) | reps |"
+	lksym=$(awk -F'\t' '$1 == "lock_symbol" { print $2 }' "$out/env.tsv" 2>/dev/null)
+	lksym=${lksym:+\`$lksym\`}
+	echo "| acquire-side program (FB_LOCKFN on ${lksym:-the getppid handler}) | added per call (instr.) | each rep (loop, virtual ns) | reps |"
 	echo "|---|---:|---|---:|"
 	awk -F'\t' -v calls="${calls:-200000}" "$median"'
 	NR == 1 || $1 !~ /^l/ { next }
