@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * attach.c - the attach mode of function rows (`run --attach`) and the
- * FB_ABLATE diagnostic.  run.c sets both, list.c the FB_ABLATE bits (each
+ * FB_ABLATE, FB_FUNCHOOK and FB_LOCKHOOK diagnostics.  run.c sets both, list.c the FB_ABLATE bits (each
  * parses it once, with its other input); probes.c asks.
  */
 #include <stdio.h>
@@ -12,6 +12,8 @@
 
 static enum fb_attach_mode mode;
 static int ablate;
+static int funchook_pair;
+static enum fb_lockhook lockhook;
 
 int fb_attach_set(const char *m)
 {
@@ -69,4 +71,35 @@ int fb_ablate_set(const char *s, char *err, size_t len)
 int fb_ablate(void)
 {
 	return ablate;
+}
+
+int fb_hooks_set(const char *funchook, const char *lock, char *err, size_t len)
+{
+	static const char *const names[] = { "", "fexit", "fentry-hash", "fentry-task" };
+	int pair = funchook && *funchook;
+
+	if (pair && strcmp(funchook, "pair")) {
+		snprintf(err, len, "FB_FUNCHOOK: unknown method '%.40s' (pair)", funchook);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(lock ? lock : "", names[i])) {
+			funchook_pair = pair;
+			lockhook = (enum fb_lockhook)i;
+			return 0;
+		}
+	}
+	snprintf(err, len, "FB_LOCKHOOK: unknown method '%.40s' (fexit, fentry-hash, fentry-task)",
+		 lock);
+	return -1;
+}
+
+int fb_funchook_pair(void)
+{
+	return funchook_pair;
+}
+
+enum fb_lockhook fb_lockhook(void)
+{
+	return lockhook;
 }

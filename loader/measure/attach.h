@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * attach.h - how function rows may attach: `run --attach MODE` and the
- * FB_ABLATE diagnostic (attach.c; used by probes.c).
+ * attach.h - how function rows may attach: `run --attach MODE`, and the
+ * FB_ABLATE, FB_FUNCHOOK and FB_LOCKHOOK diagnostics (attach.c; used by
+ * probes.c and locks.c).
  */
 #ifndef ATTACH_H
 #define ATTACH_H
@@ -35,5 +36,19 @@ int fb_ablate_parse(const char *s, char *err, size_t len);
  */
 int fb_ablate_set(const char *s, char *err, size_t len);
 int fb_ablate(void);
+
+/*
+ * FB_FUNCHOOK and FB_LOCKHOOK (diagnostics, scripts/studies/overhead.sh):
+ * the earlier methods, measured beside the shipped ones.  FB_FUNCHOOK=pair
+ * keeps function rows on fentry/fexit where fsession loads; FB_LOCKHOOK=
+ * fexit, fentry-hash or fentry-task puts lock rows on an earlier method
+ * (loader/measure/locks.c).  NULL or "" is the shipped method.
+ * fb_hooks_set() takes both or neither: 0, or -1 with the value in err.
+ */
+enum fb_lockhook { FB_LH_SLOTS, FB_LH_FEXIT, FB_LH_FENTRY_HASH, FB_LH_FENTRY_TASK };
+
+int fb_hooks_set(const char *funchook, const char *lockhook, char *err, size_t len);
+int fb_funchook_pair(void);
+enum fb_lockhook fb_lockhook(void);
 
 #endif /* ATTACH_H */

@@ -69,12 +69,16 @@ static void print_workloads(void)
 	}
 }
 
-/* FB_ABLATE as `run` takes it: a bad value is said, and only the catalogue listed. */
+/*
+ * FB_ABLATE, FB_FUNCHOOK and FB_LOCKHOOK as `run` takes them: a bad value is
+ * said, and only the catalogue listed.
+ */
 static int ablate_ok(void)
 {
 	char err[160];
 
-	if (fb_ablate_set(getenv("FB_ABLATE"), err, sizeof(err)) >= 0)
+	if (fb_ablate_set(getenv("FB_ABLATE"), err, sizeof(err)) >= 0 &&
+	    fb_hooks_set(getenv("FB_FUNCHOOK"), getenv("FB_LOCKHOOK"), err, sizeof(err)) == 0)
 		return 1;
 	fb_err("%s", err);
 	return 0;

@@ -70,7 +70,7 @@ static const struct lock_fn {
 struct fb_locks {
 	const struct fb_record *rec;
 	int held_fd;
-	int hook;			/* FB_LOCKHOOK: LH_* */
+	enum fb_lockhook hook;		/* FB_LOCKHOOK (attach.h) */
 	int task_ok;			/* task storage loads here, else `held` */
 	int task_fd;			/* the shared task storage map, once created */
 	int cpu_fd;			/* the per-CPU slots (spinlocks) */
@@ -78,31 +78,12 @@ struct fb_locks {
 	struct fblock_bpf *skel[NFNS];
 };
 
-enum { LH_SLOTS, LH_FEXIT, LH_FENTRY_HASH, LH_FENTRY_TASK };
-
-/*
- * FB_LOCKHOOK (diagnostics, scripts/studies/overhead.sh): the methods
- * before, measured beside this one: "fexit" (fexit on every acquire
- * function, holds in the (tid, slot) hash), "fentry-hash", "fentry-task"
- * (fentry on every acquire function, task storage); unset: this file's.
- */
-static int lockhook(void)
-{
-	static const char *const names[] = { "", "fexit", "fentry-hash", "fentry-task" };
-	const char *v = getenv("FB_LOCKHOOK");
-
-	for (int i = 1; v && i < (int)(sizeof(names) / sizeof(names[0])); i++)
-		if (!strcmp(v, names[i]))
-			return i;
-	return LH_SLOTS;
-}
-
 /* FB_STASH_* of lock function f's holds, on both its sides */
 static unsigned int fn_stash(const struct fb_locks *l, const struct lock_fn *f)
 {
-	if (l->hook == LH_FEXIT || l->hook == LH_FENTRY_HASH)
+	if (l->hook == FB_LH_FEXIT || l->hook == FB_LH_FENTRY_HASH)
 		return FB_STASH_HASH;
-	if (l->hook == LH_FENTRY_TASK || f->read)
+	if (l->hook == FB_LH_FENTRY_TASK || f->read)
 		return l->task_ok ? FB_STASH_TASK : FB_STASH_HASH;
 	return f->type == FB_LK_SPIN ? FB_STASH_CPU : FB_STASH_EXCL;
 }
@@ -110,7 +91,7 @@ static unsigned int fn_stash(const struct fb_locks *l, const struct lock_fn *f)
 /* 1 if f is an acquire function hooked at its exit */
 static int fn_fexit(const struct fb_locks *l, const struct lock_fn *f)
 {
-	return f->acquire && (l->hook == LH_FEXIT || fn_stash(l, f) == FB_STASH_EXCL);
+	return f->acquire && (l->hook == FB_LH_FEXIT || fn_stash(l, f) == FB_STASH_EXCL);
 }
 
 /* the one program an instance attaches to its lock function */
@@ -367,7 +348,7 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	if (!l)
 		return NULL;
 	l->rec = rec;
-	l->hook = lockhook();
+	l->hook = fb_lockhook();
 	l->task_ok = 1;
 	l->task_fd = -1;
 	if (stash_maps(l) < 0) {

@@ -404,7 +404,7 @@ struct fb_session *fb_session_open(const char *const *pat, int npat,
 	}
 	s->ablate = fb_ablate();	/* FB_ABLATE, as `run` parsed it */
 	s->stash_task = !(s->ablate & FB_ABL_TIDHASH);
-	s->fsession = !s->ablate && !(getenv("FB_FUNCHOOK") && !strcmp(getenv("FB_FUNCHOOK"), "pair"));
+	s->fsession = !s->ablate && !fb_funchook_pair();
 	cur = s;
 	libbpf_set_print(libbpf_print);
 	s->ks = fb_ksyms_load();

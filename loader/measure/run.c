@@ -147,7 +147,8 @@ static int parse_run(int argc, char **argv, struct run_opts *o)
 	if (!o->nwl)
 		o->wl[o->nwl++] = "nft";
 	if (fb_params_resolve(&o->params, o->wl, o->nwl, o->kv, o->nkv, err, sizeof(err)) ||
-	    fb_ablate_set(getenv("FB_ABLATE"), err, sizeof(err)) < 0) {
+	    fb_ablate_set(getenv("FB_ABLATE"), err, sizeof(err)) < 0 ||
+	    fb_hooks_set(getenv("FB_FUNCHOOK"), getenv("FB_LOCKHOOK"), err, sizeof(err)) < 0) {
 		fb_err("run: %s", err);
 		return 2;
 	}

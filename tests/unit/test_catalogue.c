@@ -197,6 +197,20 @@ static void test_attach_modes(void)
 	       fb_ablate() == (FB_ABL_HASH | FB_ABL_HIST),
 	       "a bad FB_ABLATE is refused and leaves the bits alone");
 	CHECKF(fb_ablate_set(NULL, err, sizeof(err)) == 0 && fb_ablate() == 0, "unset clears them");
+	CHECKF(!fb_funchook_pair() && fb_lockhook() == FB_LH_SLOTS,
+	       "FB_FUNCHOOK, FB_LOCKHOOK unset: the shipped methods");
+	CHECKF(!fb_hooks_set("pair", "fentry-task", err, sizeof(err)) && fb_funchook_pair() &&
+	       fb_lockhook() == FB_LH_FENTRY_TASK && !fb_hooks_set(NULL, "fexit", err, sizeof(err)) &&
+	       !fb_funchook_pair() && fb_lockhook() == FB_LH_FEXIT,
+	       "FB_FUNCHOOK=pair and FB_LOCKHOOK names select the earlier methods");
+	CHECKF(fb_hooks_set("fentry", NULL, err, sizeof(err)) == -1 && strstr(err, "FB_FUNCHOOK") &&
+	       strstr(err, "'fentry'") && fb_lockhook() == FB_LH_FEXIT,
+	       "an unknown FB_FUNCHOOK is refused, named, and changes nothing (%s)", err);
+	CHECKF(fb_hooks_set("", "fentry_task", err, sizeof(err)) == -1 && strstr(err, "FB_LOCKHOOK") &&
+	       strstr(err, "'fentry_task'") && fb_lockhook() == FB_LH_FEXIT,
+	       "an unknown FB_LOCKHOOK is refused, named, and changes nothing (%s)", err);
+	CHECKF(!fb_hooks_set("", "", err, sizeof(err)) && fb_lockhook() == FB_LH_SLOTS &&
+	       !fb_funchook_pair(), "empty values: the shipped methods again");
 }
 
 int main(void)
