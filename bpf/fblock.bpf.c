@@ -148,7 +148,6 @@ static __always_inline u64 *start_cell(u32 slot, int create)
 {
 	struct fb_start_key key;
 	struct fb_held *h;
-
 	u32 zero = 0;
 
 	if (slot >= FB_MAX_SLOTS)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * attach.c - the attach mode of function rows (`run --attach`) and the
- * FB_ABLATE, FB_FUNCHOOK and FB_LOCKHOOK diagnostics.  run.c sets both, list.c the FB_ABLATE bits (each
- * parses it once, with its other input); probes.c asks.
+ * FB_ABLATE, FB_FUNCHOOK and FB_LOCKHOOK diagnostics.  run.c sets all of
+ * them, list.c the three variables (each parses them once, with its other
+ * input); probes.c and locks.c ask.
  */
 #include <stdio.h>
 #include <string.h>

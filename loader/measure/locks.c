@@ -75,6 +75,7 @@ struct fb_locks {
 	int task_fd;			/* the shared task storage map, once created */
 	int cpu_fd;			/* the per-CPU slots (spinlocks) */
 	int excl_fd;			/* the lock slots (mutex, rwsem write) */
+	struct btf *btf;		/* vmlinux BTF, loaded once for FB_LOCKFN */
 	struct fblock_bpf *skel[NFNS];
 };
 
@@ -163,18 +164,17 @@ static const char *acquire_fn(const struct lock_fn *f, int c)
  * 1 if fn takes no argument in the kernel's BTF (an FB_LOCKFN target such
  * as __do_sys_getppid): its program reads none from the context.
  */
-static int no_args(const char *fn)
+static int no_args(struct fb_locks *l, const char *fn)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_type *t = NULL;
-	int id = btf ? btf__find_by_name_kind(btf, fn, BTF_KIND_FUNC) : -1;
-	int none;
+	int id;
 
+	if (!l->btf)
+		l->btf = btf__load_vmlinux_btf();
+	id = l->btf ? btf__find_by_name_kind(l->btf, fn, BTF_KIND_FUNC) : -1;
 	if (id > 0)
-		t = btf__type_by_id(btf, btf__type_by_id(btf, (__u32)id)->type);
-	none = t && btf_is_func_proto(t) && !btf_vlen(t);
-	btf__free(btf);
-	return none;
+		t = btf__type_by_id(l->btf, btf__type_by_id(l->btf, (__u32)id)->type);
+	return t && btf_is_func_proto(t) && !btf_vlen(t);
 }
 
 /* Opens an instance of function f (fn) with its watches; NULL with errno set. */
@@ -197,7 +197,7 @@ static struct fblock_bpf *open_one(struct fb_locks *l, const struct lock_fn *f,
 	k->rodata->stash = fn_stash(l, f);
 	k->rodata->ablate = (unsigned int)fb_ablate();
 	k->rodata->fb_tgid = (unsigned int)getpid();
-	k->rodata->arg_helper = f->acquire && acquire_fn(f, 0) != f->fn[0] && no_args(fn);
+	k->rodata->arg_helper = f->acquire && acquire_fn(f, 0) != f->fn[0] && no_args(l, fn);
 	bpf_map__set_autocreate(k->maps.held_task, k->rodata->stash == FB_STASH_TASK);
 	return k;
 }
@@ -398,6 +398,7 @@ void fb_locks_close(struct fb_locks *l)
 		close(l->cpu_fd);
 	if (l->excl_fd >= 0)
 		close(l->excl_fd);
+	btf__free(l->btf);
 	free(l);
 }
 

@@ -9,8 +9,9 @@
  * reasons of the attempts.  Each hooked function gets its own instance of
  * the generic fbsess or fbfunc object (rodata: slot, filter), retargeted
  * with bpf_program__set_attach_target(); all instances share the
- * loader-created maps.  Lock rows resolve their instance address here (kallsyms, an
- * optional pointer read by a raw tracepoint program, a BTF member offset)
+ * loader-created maps.  Lock rows resolve their instance address here
+ * (kallsyms, an optional pointer read by a raw tracepoint program, a BTF
+ * member offset)
  * and get hold histograms from locks.c and wait histograms from fbcont's
  * contention programs; where that cannot attach they fall back to their
  * class in /proc/lock_stat (zeroed when recording is first enabled) on
