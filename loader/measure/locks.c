@@ -318,7 +318,7 @@ static int stash_maps(struct fb_locks *l)
 }
 
 /* the acquire side's hook then the release side's; "fentry,fexit": both kinds */
-static const char *watch_method(const struct fb_locks *l, const struct fb_lock_watch *w)
+static const char *watch_hooks(const struct fb_locks *l, const struct fb_lock_watch *w)
 {
 	int fx = 0, fe = 0;
 
@@ -329,6 +329,36 @@ static const char *watch_method(const struct fb_locks *l, const struct fb_lock_w
 		fe |= !fn_fexit(l, &lock_fns[j]);
 	}
 	return fx && fe ? "fentry,fexit" : fx ? "fexit+fentry" : "fentry";
+}
+
+/*
+ * Where an exclusive hold's start is kept, after the hooks: "/lock" (the
+ * lock's slot), "/cpu", "/task", "/hash"; a watch of several lock types may
+ * name several.  Read holds are always in task storage (or the hash).  The
+ * start's place decides how much of the observer is inside a hold, so holds
+ * measured with different methods are not comparable (compare, history).
+ */
+static void watch_method(const struct fb_locks *l, const struct fb_lock_watch *w,
+			 char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[FB_STASH_TASK] = "task", [FB_STASH_HASH] = "hash",
+		[FB_STASH_CPU] = "cpu", [FB_STASH_EXCL] = "lock",
+	};
+	unsigned int seen = 0;
+	size_t off = (size_t)snprintf(buf, len, "%s", watch_hooks(l, w));
+
+	for (int j = 0; j < NFNS && off < len; j++) {
+		unsigned int st = fn_stash(l, &lock_fns[j]);
+
+		if (!lock_fns[j].acquire || lock_fns[j].read || !serves(&lock_fns[j], w) ||
+		    (seen & 1u << st))
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", seen ? "," : "/", names[st]);
+		seen |= 1u << st;
+	}
+	if (off < len && (fb_ablate() & FB_ABL_EMPTY))
+		snprintf(buf + off, len - off, "+ablate");
 }
 
 struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_record *rec)
@@ -357,14 +387,15 @@ struct fb_locks *fb_locks_open(struct fb_lock_watch *w, int n, const struct fb_r
 	}
 	for (int i = 0; i < n; i++) {
 		w[i].ok = w[i].addr != 0;
-		snprintf(w[i].method, sizeof(w[i].method), "%s%s", watch_method(l, &w[i]),
-			 fb_ablate() & FB_ABL_EMPTY ? "+ablate" : "");
 		if (w[i].type == FB_LK_ANY)
 			snprintf(w[i].symbol, sizeof(w[i].symbol), "rwsem+mutex+spinlock functions");
 	}
 	for (int j = 0; j < NFNS; j++)
 		if (needed(&lock_fns[j], w, n))
 			attach_fn(l, j, w, n);
+	/* after attaching: task storage may have fallen back to the hash */
+	for (int i = 0; i < n; i++)
+		watch_method(l, &w[i], w[i].method, sizeof(w[i].method));
 	for (int j = 0; j < NFNS; j++)
 		any |= l->skel[j] != NULL;
 	if (!any) {

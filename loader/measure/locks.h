@@ -21,7 +21,7 @@ struct fb_lock_watch {
 	int read_slot;			/* rwsem read side, else -1 */
 	/* out: */
 	int ok;				/* every function it needs is attached */
-	char method[24];		/* fentry (both sides), fexit+fentry */
+	char method[32];		/* hooks/start: fexit+fentry/lock, fentry/cpu, ... */
 	char symbol[64];		/* "down_write/up_write,down_read/up_read" */
 	char reason[160];		/* why not */
 };

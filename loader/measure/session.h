@@ -48,7 +48,7 @@ struct inst {
 	struct fbsess_bpf *sess;	/* one fsession program */
 	char fn[64];
 	unsigned int slot;
-	char method[16];
+	char method[32];
 };
 
 struct fb_session {

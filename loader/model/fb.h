@@ -59,7 +59,7 @@ struct fb_probe_result {
 	char series[24];
 	enum fb_kind kind;
 	enum fb_probe_status status;
-	char method[16];	/* fentry | kprobe | tracepoint | raw_tp | - */
+	char method[32];	/* fentry | fsession | kprobe | fexit+fentry/lock | ... */
 	char symbol[64];	/* what it attached to */
 	char reason[192];	/* why unavailable / notes */
 	int adhoc;		/* from run --func/--lock, not the catalogue */

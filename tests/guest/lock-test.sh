@@ -10,7 +10,7 @@
 #   - the guest exits 0: no oops, WARN/BUG splat, panic or hang (`vm` turns
 #     those into 124/125), so attach and detach of the lock programs are safe;
 #   - kernfs_rwsem, kernfs_idr_lock and gdp_mutex are attached with BPF
-#     (fexit+fentry, fentry, fexit+fentry), not the lock_stat fallback;
+#     (fexit+fentry/lock, fentry/cpu, fexit+fentry/lock), not the lock_stat fallback;
 #   - kernfs_rwsem write holds >= kernfs_add_one + kernfs_activate calls:
 #     each of those takes the sysfs root's rwsem for write exactly once, and
 #     sysfs is the only kernfs root the workload touches;
@@ -70,7 +70,7 @@ fails=0
 check() { if "${@:2}"; then ok "$1"; else nok "$1"; fails=$((fails + 1)); fi; }
 # a lock row's BPF method: a spinlock's hold starts at fentry, a mutex's and a
 # write hold's at fexit (loader/measure/locks.c)
-bpf_method() { case $1 in kernfs_idr_lock) echo attached/fentry ;; *) echo attached/fexit+fentry ;; esac; }
+bpf_method() { case $1 in kernfs_idr_lock) echo attached/fentry/cpu ;; *) echo attached/fexit+fentry/lock ;; esac; }
 
 boot() {	# boot KERNEL OUT [PORTS]: one guest, the sysfs workload under every probe
 	"$fb" vm --smp 1 --kernel "$1" --results "$res" --timeout 600 \

@@ -110,14 +110,14 @@ for v in ${FB_STOCK_KERNELS:-7.3}; do
 		bash -c "[ $(probe "$j" kernfs_new_node) -gt 0 ] && [ $nodes -gt 0 ] && [ $(probe "$j" get_device_parent) -gt 0 ]"
 	w=$(probe "$j" kernfs_rwsem 0)
 	t "$k: kernfs_rwsem $(status "$j" kernfs_rwsem): $w write holds >= kernfs_add_one + kernfs_activate ($nodes + $acts)" \
-		bash -c "[ '$(status "$j" kernfs_rwsem)' = attached/fexit+fentry ] && [ $w -ge $((nodes + acts)) ]"
+		bash -c "[ '$(status "$j" kernfs_rwsem)' = attached/fexit+fentry/lock ] && [ $w -ge $((nodes + acts)) ]"
 	# 7.3: kernfs_root's member; 6.1, 6.12: the global kernfs_idr_lock (catalogue .inst_old)
 	t "$k: kernfs_idr_lock $(status "$j" kernfs_idr_lock): $(probe "$j" kernfs_idr_lock) holds >= kernfs_new_node ($(probe "$j" kernfs_new_node))" \
 		bash -c "[ '$(status "$j" kernfs_idr_lock)' = attached/fentry ] &&
 			 [ $(probe "$j" kernfs_idr_lock) -ge $(probe "$j" kernfs_new_node) ]"
 	g=$(probe "$j" gdp_mutex) gdp=$(probe "$j" get_device_parent)
 	t "$k: gdp_mutex $(status "$j" gdp_mutex): $g holds, 1..$gdp (get_device_parent calls)" \
-		bash -c "[ '$(status "$j" gdp_mutex)' = attached/fexit+fentry ] && [ $g -ge 1 ] && [ $g -le $gdp ]"
+		bash -c "[ '$(status "$j" gdp_mutex)' = attached/fexit+fentry/lock ] && [ $g -ge 1 ] && [ $g -le $gdp ]"
 	t "$k: lockdep_list_entry_alloc unavailable (no lockdep in Debian's config): $(why "$j" lockdep_list_entry_alloc | cut -c1-60)" \
 		bash -c "[[ '$(status "$j" lockdep_list_entry_alloc)' == unavailable/* ]]"
 	wr=$(jq -r '.workloads[] | select(.name=="sysfs") | .status + ": " + .reason' "$j")
