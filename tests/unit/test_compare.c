@@ -537,6 +537,119 @@ static void test_good(void)
 	}
 }
 
+/* every round of dir src into dst, nft_trans_alloc measured by method (the same numbers) */
+static void copy_method(const char *src, const char *dst, int n, const char *method)
+{
+	char p[512], e[256];
+
+	mkdir(dst, 0755);
+	for (int i = 1; i <= n; i++) {
+		struct fb_result *r;
+
+		snprintf(p, sizeof(p), "%s/round-%d.json", src, i);
+		r = fb_result_load(p, e, sizeof(e));
+		if (!r) {
+			printf("# %s\n", e);
+			continue;
+		}
+		for (int k = 0; k < r->nprobes; k++) {
+			struct fb_probe_result *pr = &r->probes[k];
+
+			if (!strcmp(pr->name, "nft_trans_alloc"))
+				snprintf(pr->method, sizeof(pr->method), "%s", method);
+		}
+		snprintf(p, sizeof(p), "%s/round-%d.json", dst, i);
+		if (fb_result_save(r, p))
+			printf("# cannot write %s\n", p);
+		free(r);
+	}
+}
+
+/*
+ * The observer method of a row changed between BASE and NEW (fentry/fexit
+ * pair -> fsession): the same +10% latency that is a regression measured by
+ * one method is inconclusive across two, in compare, report and gate; the
+ * row's calls are still compared.
+ */
+static void test_method(void)
+{
+	struct spec base = { .func_ns = 1134, .hold_ns = 18000, .calls = 2000, .acq_per_obj = 2,
+			     .wall_ns = 50e6, .rel_noise = 0.01 };
+	struct spec reg = base;
+	char b[300], n[300], m[300], out[300], err[300], x[400], rd[300];
+	char *o;
+	int rc;
+
+	reg.func_ns = base.func_ns * 1.10;
+	path(b, sizeof(b), "meth");
+	mkdir(b, 0755);
+	path(b, sizeof(b), "meth/base");
+	path(n, sizeof(n), "meth/new");
+	path(m, sizeof(m), "meth/fsession");
+	path(out, sizeof(out), "out.txt");
+	path(err, sizeof(err), "err.txt");
+	write_rounds(b, &base, "base", 8);
+	write_rounds(n, &reg, "new", 8);
+	copy_method(n, m, 8, "fsession");
+
+	rc = run(cmd_compare, out, err, "compare", "--format", "csv", b, n, NULL);
+	o = slurp(out);
+	CHECK(rc == 0 && has_line(o, "func,nft_trans_alloc,mean,ns,noisy,8,8,", ",regressed,",
+				  ",fentry,fentry", NULL),
+	      "one method both sides: +10% latency regressed (csv names the methods)");
+	free(o);
+	rc = run(cmd_gate, out, err, "gate", b, n, NULL);
+	CHECKF(rc == 1, "one method both sides: gate fails (exit %d)", rc);
+
+	rc = run(cmd_compare, out, err, "compare", "--format", "csv", b, m, NULL);
+	o = slurp(out);
+	CHECK(rc == 0 && has_line(o, "func,nft_trans_alloc,mean,ns,noisy,8,8,", ",inconclusive,",
+				  ",fentry,fsession", NULL) &&
+	      has_line(o, "func,nft_trans_alloc,p50,", ",inconclusive,", NULL) &&
+	      has_line(o, "func,nft_trans_alloc,calls,count,count,8,8,", ",no change,", NULL) &&
+	      has_line(o, "lock,kernfs_rwsem,hold_mean,", ",no change,", NULL),
+	      "fentry -> fsession: the row's timings inconclusive, its calls and other rows "
+	      "compared");
+	free(o);
+	rc = run(cmd_compare, out, err, "compare", b, m, NULL);
+	o = slurp(out);
+	CHECK(rc == 0 && has_line(o, "+", "inconclusive (method differs)", NULL) &&
+	      has_line(o, "nft_trans_alloc calls", "no change (exact)", NULL) &&
+	      has_line(o, "note: func nft_trans_alloc: method differs: base fentry, new fsession",
+		       NULL), "compare text: verdict and note name the methods");
+	free(o);
+	rc = run(cmd_compare, out, err, "compare", "--format", "md", b, m, NULL);
+	o = slurp(out);
+	CHECK(rc == 0 && has_line(o, "- func nft_trans_alloc: method differs: base fentry, new "
+				  "fsession", NULL), "compare md: the note");
+	free(o);
+
+	path(x, sizeof(x), "meth/junit.xml");
+	rc = run(cmd_gate, out, err, "gate", "--junit", x, b, m, NULL);
+	o = slurp(out);
+	CHECKF(rc == 3 && has_line(o, "undecided", "func:nft_trans_alloc:p50",
+				   "(method differs: base fentry, new fsession)", NULL) &&
+	       has_line(o, "gate: UNKNOWN: 2 of ", "not comparable", NULL) &&
+	       !has_line(o, "REGRESSED", NULL) && has_line(o, "ok", "workload:nft:wall", NULL),
+	       "gate: the row's p50 and p90 unknown, not failed: exit %d (want 3)", rc);
+	free(o);
+	o = slurp(x);
+	CHECK(strstr(o, "name=\"func:nft_trans_alloc:p90\">\n      <skipped message=\"unknown: "
+		     "measured +") && strstr(o, "not comparable: method differs: base fentry, new "
+					    "fsession\"/>") && !strstr(o, "<failure"),
+	      "gate JUnit: a skipped testcase naming the methods");
+	free(o);
+
+	path(rd, sizeof(rd), "meth/rep");
+	rc = run(cmd_report, out, err, "report", b, m, "--out", rd, NULL);
+	snprintf(x, sizeof(x), "%s/report.html", rd);
+	o = slurp(x);
+	CHECK(rc == 0 && strstr(o, "<p class=\"note\">func nft_trans_alloc: method differs: "
+				"base fentry, new fsession") &&
+	      strstr(o, "inconclusive (method differs)"), "report.html: verdict and note");
+	free(o);
+}
+
 static void test_bad(void)
 {
 	char good[300], p[300], dir[300], empty[400];
@@ -696,6 +809,7 @@ int main(void)
 		return 1;
 	}
 	test_good();
+	test_method();
 	test_bad();
 	test_mutations();
 	if (!tap_failed && !getenv("FB_TEST_KEEP")) {

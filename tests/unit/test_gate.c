@@ -535,6 +535,105 @@ static void test_expect_gate_junit(void)
 	fb_cmp_free(&c);
 }
 
+/* side s's a_func (probes[0]) measured by method even in even rounds, odd in odd ones */
+static void set_method(struct fb_cmp *c, int s, const char *even, const char *odd)
+{
+	struct fb_side *sd = s ? &c->new : &c->base;
+
+	for (int i = 0; i < sd->n; i++)
+		snprintf(sd->r[i]->probes[0].method, sizeof(sd->r[i]->probes[0].method), "%s",
+			 i & 1 ? odd : even);
+}
+
+static const struct fb_metric *metric(const struct fb_cmp *c, const char *row, const char *m)
+{
+	for (int i = 0; i < c->nrows; i++)
+		for (int k = 0; !strcmp(c->rows[i].name, row) && k < c->rows[i].nm; k++)
+			if (!strcmp(c->rows[i].m[k]->name, m))
+				return c->rows[i].m[k];
+	return NULL;
+}
+
+/*
+ * The same rounds (a_func +20% in NEW) with a_func measured by one method
+ * on both sides, then by another in NEW (fentry -> fsession), then by two
+ * in BASE: a change of observer is not a change of the kernel.
+ */
+static void test_method(void)
+{
+	static struct fb_expect e = { .path = "synthetic", .n = 1 };
+	struct synth reg = { .sd = 0.01, .shift = 0.2 };
+	struct fb_gate_opts o = defaults;
+	const struct fb_metric *mean, *calls;
+	const struct fb_gated *g;
+	struct fb_gate gt = { 0 };
+	struct fb_cmp c;
+	char err[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(e.l[0].row, sizeof(e.l[0].row), "a_func");
+	snprintf(e.l[0].metric, sizeof(e.l[0].metric), "p90");
+	snprintf(e.l[0].text, sizeof(e.l[0].text), "a_func p90 rise <= +30%%");
+	e.l[0].k = FB_EXP_RISE_LE;
+	e.l[0].pct = 30;
+	o.expect = &e;
+	if (sides(&c, &reg, 10, 10))
+		return;
+	set_method(&c, 0, "fentry", "fentry");
+	set_method(&c, 1, "fentry", "fentry");
+	synth_build(&c);
+	mean = metric(&c, "a_func", "mean");
+	CHECK(mean && mean->v == FB_V_REGRESSED && !mean->incomparable && !c.rows[0].note[0],
+	      "one method both sides: a_func +20% mean regressed, no note");
+	CHECK(fb_gate_eval(&gt, &c, &o, err, sizeof(err)) == 0 && gt.outcome == FB_GATE_FAIL &&
+	      find(&gt, "func:a_func:p50")->state == FB_GM_REGRESSED &&
+	      find(&gt, "func:a_func:p90")->exp_state == FB_EXP_MET && !gt.nincomparable,
+	      "one method: gate fails on a_func p50, the declared p90 rise is met");
+	fb_gate_free(&gt);
+
+	set_method(&c, 1, "fsession", "fsession");
+	synth_build(&c);
+	mean = metric(&c, "a_func", "mean");
+	calls = metric(&c, "a_func", "calls");
+	CHECKF(c.rows[0].method_differs && mean && mean->incomparable &&
+	       mean->v == FB_V_INCONCLUSIVE &&
+	       metric(&c, "a_func", "p99")->v == FB_V_INCONCLUSIVE &&
+	       strstr(c.rows[0].note, "method differs: base fentry, new fsession"),
+	       "fentry -> fsession: a_func's timings inconclusive, noted (%s)", c.rows[0].note);
+	CHECK(calls && !calls->incomparable && calls->v == FB_V_NOCHANGE && calls->deterministic &&
+	      metric(&c, "b_func", "mean")->v == FB_V_NOCHANGE &&
+	      !metric(&c, "b_func", "mean")->incomparable,
+	      "fentry -> fsession: a_func's calls still compared exactly, b_func untouched");
+	CHECK(fb_gate_eval(&gt, &c, &o, err, sizeof(err)) == 0, "gate evaluated");
+	g = find(&gt, "func:a_func:p50");
+	CHECKF(gt.outcome == FB_GATE_UNKNOWN && !gt.nreg && gt.nincomparable == 1 && g &&
+	       g->state == FB_GM_UNDECIDED && !g->tested && !g->need &&
+	       strstr(g->why, "method differs: base fentry, new fsession") &&
+	       find(&gt, "func:b_func:p50")->state == FB_GM_OK,
+	       "fentry -> fsession: gate unknown (outcome %d), a_func p50 undecided, not "
+	       "regressed; b_func ok", (int)gt.outcome);
+	CHECK(find(&gt, "func:a_func:p90")->exp_state == FB_EXP_UNKNOWN && gt.nexp_unknown == 1 &&
+	      !gt.nexp_failed, "fentry -> fsession: the declared p90 rise is unknown, not met");
+	f = open_memstream(&buf, &len);
+	CHECK(f && fb_junit_write(f, &gt, &c, &o) == 0 && fclose(f) == 0 &&
+	      strstr(buf, "name=\"func:a_func:p50\">\n      <skipped message=\"unknown: measured "
+		     "+") && strstr(buf, "not decided; measured +") &&
+	      strstr(buf, "not comparable: method differs") && !strstr(buf, "<failure"),
+	      "fentry -> fsession: JUnit skips a_func p50 and the trade, naming the methods");
+	free(buf);
+	fb_gate_free(&gt);
+
+	set_method(&c, 0, "fentry", "fsession");
+	set_method(&c, 1, "fentry", "fentry");
+	synth_build(&c);
+	CHECKF(c.rows[0].method_differs &&
+	       strstr(c.rows[0].note, "method differs: base mixed fentry|fsession, new fentry") &&
+	       metric(&c, "a_func", "p50")->v == FB_V_INCONCLUSIVE,
+	       "a side of two methods is no method: inconclusive (%s)", c.rows[0].note);
+	fb_cmp_free(&c);
+}
+
 /*
  * A lock row like gdp_mutex: 200 registration holds (uniform 9.5-12.5 us,
  * x (1 + reg)) and 200 removal holds at 5.8 us, `late` of them lengthened
@@ -649,6 +748,7 @@ int main(void)
 	test_expect_file();
 	test_expect_judge();
 	test_expect_gate_junit();
+	test_method();
 	test_declared();
 	return tap_done();
 }

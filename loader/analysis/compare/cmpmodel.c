@@ -269,6 +269,9 @@ static void decide(const struct fb_cmp *c, struct fb_metric *m)
 				neutral ? 1 : m->lower_is_better, &m->st);
 	if (neutral && (m->v == FB_V_IMPROVED || m->v == FB_V_REGRESSED))
 		m->v = FB_V_CHANGED;
+	/* another observer method, another observer cost inside the timing */
+	if (m->incomparable && m->v != FB_V_NA)
+		m->v = FB_V_INCONCLUSIVE;
 	m->base = m->st.med_a;
 	m->new = m->st.med_b;
 }
@@ -522,6 +525,63 @@ static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
 	}
 }
 
+#define MAX_METHODS	4
+
+/*
+ * The observer methods of a probe row's attached rounds on side s into
+ * buf, "a|b" when they differ between rounds; returns how many distinct
+ * ones (at most MAX_METHODS; 0: attached in no round).
+ */
+static int side_methods(const struct fb_cmp *c, const struct fb_row *row, int s, char *buf,
+			size_t len)
+{
+	const struct fb_side *sd = side_of(c, s);
+	const char *m[MAX_METHODS], *why;
+	size_t o = 0;
+	int n = 0;
+
+	for (int i = 0; i < sd->n; i++) {
+		const struct fb_probe_result *p = usable(row, sd->r[i], &why);
+		const char *name = p && p->method[0] ? p->method : "?";
+		int k = 0;
+
+		while (p && k < n && strcmp(m[k], name))
+			k++;
+		if (p && k == n && n < MAX_METHODS)
+			m[n++] = name;
+	}
+	buf[0] = '\0';
+	for (int k = 0; k < n && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? "|" : "", m[k]);
+	return n;
+}
+
+/*
+ * The observer's own cost inside a latency or a hold depends on how it was
+ * measured (an fentry/fexit pair, one fsession program, kprobes, lock_stat,
+ * where a hold's start is kept), and the method changes with foliobench and
+ * between kernels (fsession: 7.0 on): timings measured by different methods
+ * are not like-for-like, counts are.  A row whose sides differ in method,
+ * or a side whose rounds do, says so and its timings get no verdict.
+ */
+static void method_check(const struct fb_cmp *c, struct fb_row *row)
+{
+	int n[2];
+
+	for (int s = 0; s < 2; s++)
+		n[s] = side_methods(c, row, s, row->method[s], sizeof(row->method[s]));
+	if (!n[0] || !n[1] ||
+	    (n[0] == 1 && n[1] == 1 && !strcmp(row->method[0], row->method[1])))
+		return;
+	row->method_differs = 1;
+	note_add(row, "method differs: base %s%s, new %s%s (timings not comparable, counts are)",
+		 n[0] > 1 ? "mixed " : "", row->method[0], n[1] > 1 ? "mixed " : "",
+		 row->method[1]);
+	for (int k = 0; k < row->nm; k++)
+		row->m[k]->incomparable = row->m[k]->type == FB_M_NOISY &&
+					  !strcmp(row->m[k]->unit, "ns");
+}
+
 static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 {
 	struct fb_metric *m[FB_CMP_MAX_METRICS] = { 0 };
@@ -541,6 +601,7 @@ static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
 	row->observer = !strcmp(p0->series, "-");
 	snprintf(row->gate, sizeof(row->gate), "%s", p0->gate);
 	probe_metrics(row, p0, m);
+	method_check(c, row);	/* first: other notes can fill the note's room */
 	for (int s = 0; s < 2; s++) {
 		const char *why = "";
 		int used = side_rounds(c, row, m, s, probe_round, p0, &why);

@@ -55,6 +55,7 @@ struct fb_metric {
 	struct fb_cmp_stats st;
 	int deterministic;	/* count found constant (per op if per[0]) */
 	char per[48];		/* "nft.trans_objects" if normalised per op */
+	int incomparable;	/* a timing of a row whose sides' methods differ: inconclusive */
 };
 
 struct fb_row {
@@ -66,6 +67,14 @@ struct fb_row {
 	int primary;		/* metric whose verdict is the row's */
 	int observer;		/* the catalogue's series "-": the observer's own cost */
 	char gate[24];		/* the catalogue's gated metric for the row (results' "gate") */
+	/*
+	 * probe rows: the observer method of each side's attached rounds
+	 * ("fentry", "fsession", ...; "a|b" when its rounds differ); when the
+	 * sides differ, or a side is mixed, method_differs is set, the note
+	 * says so and the row's timings are incomparable (cmpmodel.c)
+	 */
+	char method[2][48];
+	int method_differs;
 	struct fb_metric *m[FB_CMP_MAX_METRICS];
 };
 

@@ -279,6 +279,10 @@ static void verdict_str(const struct fb_metric *m, char *buf, size_t len)
 {
 	const char *v = fb_verdict_name(m->v);
 
+	if (m->incomparable && m->v == FB_V_INCONCLUSIVE) {	/* the row's note says which */
+		snprintf(buf, len, "%s (method differs)", v);
+		return;
+	}
 	if (m->type == FB_M_COUNT && (m->deterministic || m->v == FB_V_NOCHANGE) &&
 	    !m->st.have_mwu) {
 		snprintf(buf, len, "%s%s", v, m->deterministic ? " (exact)" : "");
@@ -394,7 +398,7 @@ static void print_csv(FILE *f, const struct fb_cmp *c)
 {
 	fputs("kind,name,metric,unit,type,base_rounds,new_rounds,base,new,delta_pct,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,per_op,deterministic,verdict,"
-	      "base_cv_pct,new_cv_pct\n", f);
+	      "base_cv_pct,new_cv_pct,base_method,new_method\n", f);
 	for (int i = 0; i < c->nrows; i++) {
 		const struct fb_row *row = &c->rows[i];
 
@@ -427,6 +431,10 @@ static void print_csv(FILE *f, const struct fb_cmp *c)
 			csv_pct(f, fb_rel_sd(m->a, m->na));
 			fputc(',', f);
 			csv_pct(f, fb_rel_sd(m->b, m->nb));
+			fputc(',', f);
+			fb_csv_esc(f, row->method[0]);
+			fputc(',', f);
+			fb_csv_esc(f, row->method[1]);
 			fputc('\n', f);
 		}
 	}

@@ -355,6 +355,9 @@ static void print_exp_line(FILE *f, const struct fb_expect *e, const struct fb_g
 		fb_expect_kind_name(x->exp->k));
 	if (!m->na || !m->nb)
 		fprintf(f, "no value in %s\n", m->na ? "NEW" : "BASE");
+	else if (m->incomparable)
+		fprintf(f, "measured %+.1f%%, not comparable: %s\n",
+			m->base ? (m->new / m->base - 1) * 100 : 0.0, x->why);
 	else if (x->exact || !x->have_ci)
 		fprintf(f, "measured %+.1f%%%s\n", m->base ? (m->new / m->base - 1) * 100 : 0.0,
 			x->exact ? " (exact)" : "");
@@ -374,7 +377,8 @@ static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate
 		if (!n)
 			continue;
 		fprintf(f, "gate: %s: %d declared change(s) %s:\n", k ? "UNKNOWN" : "FAIL", n,
-			k ? "not decided at these rounds" : "did not happen within their bound");
+			k ? "not decided at these rounds (or timed by different methods)" :
+			"did not happen within their bound");
 		for (int i = 0; i < gt->ng; i++) {
 			const struct fb_gated *x = &gt->g[i];
 
@@ -410,14 +414,26 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 				fprintf(f, "  %s: %s\n", gt->g[i].id, gt->g[i].why);
 	}
 	print_expect(f, gt, o);
-	if (gt->outcome == FB_GATE_UNKNOWN && gt->nundecided) {
+	if (gt->outcome == FB_GATE_UNKNOWN && gt->nundecided > gt->nincomparable) {
 		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics undecided: too noisy to tell a "
 			"%g%% regression from none; not shown safe.  Rounds the measured noise "
-			"needs to decide:\n", gt->nundecided, gt->ng, thr);
+			"needs to decide:\n", gt->nundecided - gt->nincomparable, gt->ng, thr);
 		for (int i = 0; i < gt->ng; i++)
-			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp)
+			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp &&
+			    !gt->g[i].m->incomparable)
 				print_need(f, &gt->g[i], width);
-	} else if (gt->outcome == FB_GATE_PASS) {
+	}
+	if (gt->outcome == FB_GATE_UNKNOWN && gt->nincomparable) {
+		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics not comparable: BASE and NEW "
+			"timed them with different observer methods, whose own cost differs; "
+			"not shown safe, and more rounds will not decide (measure both sides "
+			"with one method):\n", gt->nincomparable, gt->ng);
+		for (int i = 0; i < gt->ng; i++)
+			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp &&
+			    gt->g[i].m->incomparable)
+				fprintf(f, "  %-*s %s\n", width, gt->g[i].id, gt->g[i].why);
+	}
+	if (gt->outcome == FB_GATE_PASS) {
 		fprintf(f, "gate: pass: every gated metric lies below +%g%% or its calibrated "
 			"threshold (%d tested)%s\n", thr, gt->ntested,
 			o->expect ? ", every declared change happened within its bound" : "");

@@ -227,6 +227,12 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 		snprintf(x->why, sizeof(x->why), "no data in NEW (--allow-missing)");
 		return;
 	}
+	if (m->incomparable) {
+		/* the observer's cost in the timing changed, not (only) the kernel */
+		snprintf(x->why, sizeof(x->why), "method differs: base %.40s, new %.40s",
+			 x->row->method[0], x->row->method[1]);
+		return;
+	}
 	if (m->type == FB_M_COUNT && m->deterministic) {
 		eval_exact(x, thr);
 		return;
@@ -345,6 +351,7 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 		gt->nreg += x->state == FB_GM_REGRESSED;
 		gt->nlost += x->state == FB_GM_LOST;
 		gt->nundecided += x->state == FB_GM_UNDECIDED;
+		gt->nincomparable += x->state == FB_GM_UNDECIDED && x->m->incomparable;
 		exact_dir |= x->exact && x->dir;
 		any_fail |= x->tested && x->can_fail;
 	}
@@ -458,6 +465,8 @@ static void judge_expect(struct fb_gated *x)
 	x->exp_state = fb_expect_judge(x->exp, &v);
 	if (x->exp_state == FB_EXP_UNKNOWN && fb_expect_claim(x->exp) && (!m->na || !m->nb))
 		x->exp_state = FB_EXP_FAILED;	/* a claimed change with nothing measured */
+	else if (m->incomparable && m->na && m->nb && x->exp->k != FB_EXP_DROP0)
+		x->exp_state = FB_EXP_UNKNOWN;	/* by another method: neither met nor not */
 }
 
 /* Declared trades: each expectation's metric, and what a drop to 0 takes along. */
@@ -535,7 +544,7 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 	for (int i = 0; i < gt->ng; i++)
 		if (gt->g[i].tested)
 			settle(&gt->g[i], o->alpha, o->beta, family);
-		else if (gt->g[i].state == FB_GM_UNDECIDED)
+		else if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].m->incomparable)
 			gt->g[i].need = GATE_MIN_ROUNDS;
 	mdes(gt, c, o, family);
 	apply_expect(gt);

@@ -36,7 +36,7 @@ enum fb_gm_state {
 	FB_GM_OK,		/* decided: interval on the good side of the threshold */
 	FB_GM_REGRESSED,	/* significant regression beyond the threshold */
 	FB_GM_LOST,		/* BASE has data, NEW lost it in some or all rounds */
-	FB_GM_UNDECIDED,	/* neither: more rounds needed */
+	FB_GM_UNDECIDED,	/* neither: more rounds needed, or the sides' methods differ */
 	FB_GM_REPORTED,		/* no declared direction: a change is reported only */
 	FB_GM_UNTESTED,		/* no data in BASE, or missing in NEW and allowed */
 };
@@ -90,6 +90,7 @@ struct fb_gate {
 	int ng;
 	struct fb_gated *g;
 	int ntested, nreg, nlost, nundecided;
+	int nincomparable;	/* of the undecided: timings measured by different methods */
 	int nexp_failed, nexp_unknown;	/* expectations not met / not decided */
 	int cannot;		/* no gated metric could ever fail: exit 2 */
 	int need_min;		/* with cannot: rounds per side to be able to fail */

@@ -38,7 +38,9 @@ static void change_str(const struct fb_gated *x, double beta, char *buf, size_t 
 	const struct fb_metric *m = x->m;
 	double d = m->na && m->nb && m->base ? (m->new / m->base - 1) * 100 : NAN;
 
-	if (x->exact)
+	if (m->incomparable && !x->exact && !x->have_ci)
+		snprintf(buf, len, "%+.1f%%, not comparable: %s", d, x->why);
+	else if (x->exact)
 		snprintf(buf, len, "%+.1f%% (exact count)", d);
 	else if (x->have_ci)
 		snprintf(buf, len, "%+.1f%% (%.0f%% CI %+.1f%%..%+.1f%%, %s p=%.2g, Holm %.2g)", d,
@@ -87,6 +89,8 @@ static void testcase(FILE *f, const struct fb_gated *x, const struct fb_gate_opt
 	else if (x->state == FB_GM_LOST || x->state == FB_GM_UNTESTED ||
 		 x->state == FB_GM_REPORTED)
 		snprintf(msg, sizeof(msg), "%s", x->why);
+	else if (x->state == FB_GM_UNDECIDED && x->m->incomparable)
+		snprintf(msg, sizeof(msg), "unknown: measured %s", ch);
 	else if (x->state == FB_GM_UNDECIDED)
 		snprintf(msg, sizeof(msg), "unknown: %s; measured %s", x->why[0] ? x->why :
 			 "undecided", ch);
