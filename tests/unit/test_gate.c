@@ -624,6 +624,15 @@ static void test_method(void)
 	free(buf);
 	fb_gate_free(&gt);
 
+	{
+		struct fb_seq q = { .first = 10, .step = 5, .max = 40, .alpha = 0.01 };
+		enum fb_seq_decision d = fb_seq_decide(&q, 1, &c, &defaults, &gt, err,
+						       sizeof(err));
+
+		CHECKF(d == FB_SEQ_UNKNOWN, "fentry -> fsession: --until-decided stops at the "
+		       "first look, more rounds cannot decide (%s)", fb_seq_decision_name(d));
+		fb_gate_free(&gt);
+	}
 	set_method(&c, 0, "fentry", "fsession");
 	set_method(&c, 1, "fentry", "fentry");
 	synth_build(&c);

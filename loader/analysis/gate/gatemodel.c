@@ -616,6 +616,9 @@ enum fb_seq_decision fb_seq_decide(const struct fb_seq *s, int look, const struc
 		return FB_SEQ_FAIL;
 	if (gt->outcome == FB_GATE_PASS && !gt->cannot)
 		return FB_SEQ_PASS;
+	/* all that is left was measured by two methods: more rounds cannot decide it */
+	if (gt->nundecided && gt->nundecided == gt->nincomparable && !gt->nexp_unknown)
+		return FB_SEQ_UNKNOWN;
 	return last ? FB_SEQ_UNKNOWN : FB_SEQ_CONTINUE;
 }
 
