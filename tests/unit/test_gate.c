@@ -607,12 +607,17 @@ static void test_method(void)
 	      "fentry -> fsession: a_func's calls still compared exactly, b_func untouched");
 	CHECK(fb_gate_eval(&gt, &c, &o, err, sizeof(err)) == 0, "gate evaluated");
 	g = find(&gt, "func:a_func:p50");
-	CHECKF(gt.outcome == FB_GATE_UNKNOWN && !gt.nreg && gt.nincomparable == 1 && g &&
+	CHECKF(gt.outcome == FB_GATE_UNKNOWN && !gt.nreg && gt.nincomparable == 2 && g &&
 	       g->state == FB_GM_UNDECIDED && !g->tested && !g->need &&
 	       strstr(g->why, "method differs: base fentry, new fsession") &&
 	       find(&gt, "func:b_func:p50")->state == FB_GM_OK,
 	       "fentry -> fsession: gate unknown (outcome %d), a_func p50 undecided, not "
 	       "regressed; b_func ok", (int)gt.outcome);
+	g = find(&gt, "workload:w:wall");
+	CHECKF(g && g->state == FB_GM_UNDECIDED && g->m->incomparable &&
+	       strstr(g->why, "base a_func:fentry, new a_func:fsession"),
+	       "fentry -> fsession: the workload's wall, with another observer in it, is "
+	       "unknown too (%s)", g ? g->why : "no such metric");
 	CHECK(find(&gt, "func:a_func:p90")->exp_state == FB_EXP_UNKNOWN && gt.nexp_unknown == 1 &&
 	      !gt.nexp_failed, "fentry -> fsession: the declared p90 rise is unknown, not met");
 	f = open_memstream(&buf, &len);

@@ -632,6 +632,35 @@ static void workload_round(const struct fb_row *row, struct fb_metric **m, int s
 	}
 }
 
+/*
+ * A workload's wall time has the observer's cost in it: when a probe row's
+ * method differs between the sides, the wall was measured with another
+ * observer, so it is no more comparable than that row's timings.  The
+ * workload row's methods name the first such row ("row:method").
+ */
+static void observer_check(const struct fb_cmp *c, struct fb_row *row)
+{
+	const struct fb_row *first = NULL;
+	int n = 0;
+
+	for (int i = 0; i < c->nrows; i++)
+		if (c->rows[i].method_differs && !n++)
+			first = &c->rows[i];
+	if (!first)
+		return;
+	for (int s = 0; s < 2; s++)
+		snprintf(row->method[s], sizeof(row->method[s]), "%.30s:%.16s", first->name,
+			 first->method[s]);
+	row->method_differs = 1;
+	note_add(row, "observer differs: %d probe row%s by another method (%s: base %s, new %s); "
+		 "wall not comparable", n, n > 1 ? "s" : "", first->name, first->method[0],
+		 first->method[1]);
+	for (int k = 0; k < row->nm; k++)
+		if (row->m[k])
+			row->m[k]->incomparable = row->m[k]->type == FB_M_NOISY &&
+						  !strcmp(row->m[k]->unit, "ns");
+}
+
 static int build_workload(struct fb_cmp *c, const struct fb_workload_result *w0)
 {
 	struct fb_row *row = new_row(c, FB_ROW_WORKLOAD, w0->name);
@@ -647,6 +676,7 @@ static int build_workload(struct fb_cmp *c, const struct fb_workload_result *w0)
 		snprintf(nm, sizeof(nm), "ops.%.39s", w0->ops.v[k].name);
 		new_metric(row, nm, "count", FB_M_COUNT, -1);
 	}
+	observer_check(c, row);
 	for (int s = 0; s < 2; s++) {
 		const char *why = "";
 		int bad = side_of(c, s)->n - side_rounds(c, row, row->m, s, workload_round, w0, &why);
