@@ -116,6 +116,26 @@ t "a noise file of another kernel: exit $rc (want 2), one error line naming the 
 	bash -c "[ $rc = 2 ] && [ \$(grep -c 'foliobench: error:' '$tmp/err') = 1 ] &&
 		 tail -1 '$tmp/err' | grep -q 'error: gate: $tmp/noise.json: measured on kernel'"
 
+# --- a bound declared for one observer method (`for METHOD`) ---
+# the archived main job's lock rows say fexit+fentry (round 2's method);
+# today's say fexit+fentry/lock: a bound set on one is not decided on the other
+for m in fexit+fentry fexit+fentry/lock; do
+	printf 'foliobench-expect 1\nkernfs_rwsem hold_p50 rise <= +50%% for %s\n' "$m" >"$tmp/for.expect"
+	$fb gate --metrics 'lock:kernfs_rwsem:acquisitions' --expect "$tmp/for.expect" \
+		--junit "$tmp/for-${m//\//-}.xml" "$main" >"$tmp/for-${m//\//-}" 2>&1
+	echo $? >"$tmp/for-${m//\//-}.rc"
+done
+t "a hold bound 'for fexit+fentry' is met on rows measured so (exit $(cat "$tmp/for-fexit+fentry.rc")); 'for fexit+fentry/lock' is not decided (exit $(cat "$tmp/for-fexit+fentry-lock.rc"), want 3), naming both methods" \
+	bash -c "[ $(cat "$tmp/for-fexit+fentry.rc") = 0 ] && [ $(cat "$tmp/for-fexit+fentry-lock.rc") = 3 ] &&
+		 grep -q '^declared  *lock:kernfs_rwsem:hold_p50' '$tmp/for-fexit+fentry' &&
+		 grep -q 'not comparable: declared for fexit+fentry/lock, measured by base fexit+fentry, new fexit+fentry' '$tmp/for-fexit+fentry-lock' &&
+		 grep -q 'skipped message=.*declared for fexit+fentry/lock' '$tmp/for-fexit+fentry-lock.xml'"
+printf 'foliobench-expect 1\nnft wall rise <= +5%% for fentry\n' >"$tmp/for-wl.expect"
+$fb gate --expect "$tmp/for-wl.expect" "$main" >"$tmp/for-wl" 2>&1
+rc=$?
+t "'for METHOD' on a workload row: exit $rc (want 2), one line: it has no observer method" \
+	bash -c "[ $rc = 2 ] && tail -1 '$tmp/for-wl' | grep -q \"'for fentry': row 'nft' is no probe row\""
+
 # --- rounds-needed hint ---
 # (getppid, the observer's row, is the undecided one: --metrics gates it)
 $fb gate --metrics 'func:*:cmean,lock:*:hold_p50' --expect kernel-patches/kernfs-bulk/expect \

@@ -411,11 +411,14 @@ static void test_expect_parse(void)
 		{ "nft_trans_alloc cmean fall <= -3.5%", FB_EXP_FALL_LE, 3.5, "" },
 		{ "x wall rise >= 2%", FB_EXP_RISE_GE, 2, "" },
 		{ "kernfs_activate calls drop-to 0", FB_EXP_DROP0, 100, "" },
+		{ "kernfs_rwsem hold_p50 rise <= +50% for fexit+fentry/lock", FB_EXP_RISE_LE, 50,
+		  "" },
 	};
 	static const char *const bad[] = {
 		"x y", "x y rise < 5%", "x y rise <= 5", "x y fall >= 0%", "x y rise <= -4%",
 		"bogus:x y rise <= 5%", "x y drop-to 1", "x y rise <= 5% extra", "x y fall >= 101%",
-		"x y sideways <= 5%",
+		"x y sideways <= 5%", "x y rise <= 5% fro fentry", "x y rise <= 5% for",
+		"x y rise <= 5% for fentry extra", "x y drop-to 0 for fentry",
 	};
 	struct fb_exp_line l;
 	char why[200];
@@ -423,7 +426,9 @@ static void test_expect_parse(void)
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		CHECKF(fb_expect_parse_line(good[i].s, &l, why, sizeof(why)) == 0 &&
 		       l.k == good[i].k && fabs(l.pct - good[i].pct) < 1e-9 &&
-		       !strcmp(l.kind, good[i].kind), "expect line '%s' parses", good[i].s);
+		       !strcmp(l.kind, good[i].kind) &&
+		       !strcmp(l.method, strstr(good[i].s, " for ") ? "fexit+fentry/lock" : ""),
+		       "expect line '%s' parses", good[i].s);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECKF(fb_expect_parse_line(bad[i], &l, why, sizeof(why)) == -1 && why[0],
 		       "expect line '%s' refused: %s", bad[i], why);
@@ -591,6 +596,25 @@ static void test_method(void)
 	      find(&gt, "func:a_func:p90")->exp_state == FB_EXP_MET && !gt.nincomparable,
 	      "one method: gate fails on a_func p50, the declared p90 rise is met");
 	fb_gate_free(&gt);
+	snprintf(e.l[0].method, sizeof(e.l[0].method), "fentry");
+	CHECK(fb_gate_eval(&gt, &c, &o, err, sizeof(err)) == 0 &&
+	      find(&gt, "func:a_func:p90")->exp_state == FB_EXP_MET,
+	      "one method: the p90 rise declared 'for fentry' is met on fentry rows");
+	fb_gate_free(&gt);
+	snprintf(e.l[0].method, sizeof(e.l[0].method), "fsession");
+	CHECK(fb_gate_eval(&gt, &c, &o, err, sizeof(err)) == 0 &&
+	      (g = find(&gt, "func:a_func:p90")) && g->exp_state == FB_EXP_UNKNOWN &&
+	      g->other_method && gt.nexp_unknown == 1 && gt.outcome == FB_GATE_FAIL &&
+	      strstr(g->why, "declared for fsession, measured by base fentry, new fentry"),
+	      "one method: a p90 rise declared 'for fsession' is not decided on fentry rows");
+	f = open_memstream(&buf, &len);
+	CHECK(f && fb_junit_write(f, &gt, &c, &o) == 0 && fclose(f) == 0 &&
+	      strstr(buf, "not comparable: declared for fsession"),
+	      "JUnit: the expectation for another method is skipped, naming both");
+	free(buf);
+	buf = NULL;
+	fb_gate_free(&gt);
+	e.l[0].method[0] = '\0';
 
 	set_method(&c, 1, "fsession", "fsession");
 	synth_build(&c);

@@ -90,11 +90,30 @@ static int parse_row(const char *s, struct fb_exp_line *l, char *why, size_t len
 	return 0;
 }
 
+/* a trailing "for METHOD": the bound was set on rows measured by METHOD */
+static int parse_for(const char *kw, const char *method, struct fb_exp_line *l, char *why,
+		     size_t len)
+{
+	if (strcmp(kw, "for") || !method[0] || strlen(method) >= sizeof(l->method)) {
+		snprintf(why, len, "after the bound: 'for METHOD' (an observer method such as "
+			 "fsession or fexit+fentry/lock) or nothing");
+		return -1;
+	}
+	snprintf(l->method, sizeof(l->method), "%s", method);
+	return 0;
+}
+
 int fb_expect_parse_line(const char *s, struct fb_exp_line *l, char *why, size_t len)
 {
-	char row[128], metric[64], dir[16], op[16], bound[32], extra[8];
-	int n = sscanf(s, "%127s %63s %15s %15s %31s %7s", row, metric, dir, op, bound, extra);
+	char row[128], metric[64], dir[16], op[16], bound[32], kw[8], method[40], extra[8];
+	int n = sscanf(s, "%127s %63s %15s %15s %31s %7s %39s %7s", row, metric, dir, op, bound,
+		       kw, method, extra);
 
+	l->method[0] = '\0';
+	if (n == 7 && parse_for(kw, method, l, why, len))
+		return -1;
+	if (n == 7)
+		n = 5;
 	if (n == 4 && !strcmp(dir, "drop-to")) {
 		if (strcmp(op, "0")) {
 			snprintf(why, len, "drop-to takes 0, not '%s'", op);
@@ -117,8 +136,8 @@ int fb_expect_parse_line(const char *s, struct fb_exp_line *l, char *why, size_t
 		if (parse_pct(bound, dir[0] == 'r', &l->pct, why, len))
 			return -1;
 	} else {
-		snprintf(why, len, "want 'ROW METRIC rise|fall <=|>= P%%' or 'ROW METRIC "
-			 "drop-to 0'");
+		snprintf(why, len, "want 'ROW METRIC rise|fall <=|>= P%% [for METHOD]' or "
+			 "'ROW METRIC drop-to 0'");
 		return -1;
 	}
 	if (strlen(metric) >= sizeof(l->metric)) {
@@ -286,6 +305,13 @@ static int resolve(const struct fb_expect *e, struct fb_exp_line *l, const struc
 		    strcmp(l->kind, fb_row_kind_name(r->kind))))
 			continue;
 		seen = seen ? seen : r;
+		if (l->method[0] && r->kind != FB_ROW_FUNC && r->kind != FB_ROW_LOCK &&
+		    r->kind != FB_ROW_OTHER) {
+			snprintf(err, errlen, "%s:%d: 'for %s': row '%s' is no probe row, it has "
+				 "no observer method", fb_expect_file(e, l), l->line, l->method,
+				 l->row);
+			return -1;
+		}
 		for (int k = 0; k < r->nm; k++)
 			if (!strcmp(r->m[k]->name, l->metric)) {
 				fb_metric_id(r, r->m[k], l->id, sizeof(l->id));

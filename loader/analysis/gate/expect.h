@@ -10,7 +10,8 @@
  *   kernfs_activate  calls    drop-to 0      must be 0 (or gone) in NEW
  *
  * Also `rise >= P%` (must rise at least P) and `fall <= P%` (may fall at
- * most P), and `include PATH` (relative to the file: another expectations
+ * most P), a trailing `for METHOD` (the bound holds for rows measured by
+ * that observer method: by another it is not decided), and `include PATH` (relative to the file: another expectations
  * file, e.g. one per series under an arm's file).  Rules: docs/compare.md,
  * "Declared trades".
  */
@@ -41,6 +42,7 @@ struct fb_exp_line {
 	char metric[48];
 	enum fb_exp_kind k;
 	double pct;		/* the bound, positive */
+	char method[32];	/* `for METHOD`: the observer method it holds for, or "" */
 	char text[200];		/* the line as written, trimmed */
 	char id[160];		/* resolved metric id (fb_expect_resolve) */
 	int absent;		/* no such row in these rounds: a claim fails, a bound holds */

@@ -355,7 +355,7 @@ static void print_exp_line(FILE *f, const struct fb_expect *e, const struct fb_g
 		fb_expect_kind_name(x->exp->k));
 	if (!m->na || !m->nb)
 		fprintf(f, "no value in %s\n", m->na ? "NEW" : "BASE");
-	else if (m->incomparable)
+	else if (m->incomparable || x->other_method)
 		fprintf(f, "measured %+.1f%%, not comparable: %s\n",
 			m->base ? (m->new / m->base - 1) * 100 : 0.0, x->why);
 	else if (x->exact || !x->have_ci)

@@ -467,6 +467,15 @@ static void judge_expect(struct fb_gated *x)
 		x->exp_state = FB_EXP_FAILED;	/* a claimed change with nothing measured */
 	else if (m->incomparable && m->na && m->nb && x->exp->k != FB_EXP_DROP0)
 		x->exp_state = FB_EXP_UNKNOWN;	/* by another method: neither met nor not */
+	else if (x->exp->method[0] && m->na && m->nb &&
+		 (strcmp(x->row->method[0], x->exp->method) ||
+		  strcmp(x->row->method[1], x->exp->method))) {
+		/* the bound was set on another observer's numbers */
+		x->exp_state = FB_EXP_UNKNOWN;
+		x->other_method = 1;
+		snprintf(x->why, sizeof(x->why), "declared for %.24s, measured by base %.24s, "
+			 "new %.24s", x->exp->method, x->row->method[0], x->row->method[1]);
+	}
 }
 
 /* Declared trades: each expectation's metric, and what a drop to 0 takes along. */

@@ -83,6 +83,7 @@ struct fb_gated {
 	double lo99, hi99;	/* 99% interval, for expectations */
 	const struct fb_exp_line *exp;	/* its expectation, or NULL */
 	enum fb_exp_state exp_state;
+	int other_method;	/* its expectation holds for another observer method (why) */
 	int gated;		/* matched --metrics (else only named by an expectation) */
 };
 

@@ -38,7 +38,7 @@ static void change_str(const struct fb_gated *x, double beta, char *buf, size_t 
 	const struct fb_metric *m = x->m;
 	double d = m->na && m->nb && m->base ? (m->new / m->base - 1) * 100 : NAN;
 
-	if (m->incomparable && !x->exact && !x->have_ci)
+	if ((m->incomparable && !x->exact && !x->have_ci) || x->other_method)
 		snprintf(buf, len, "%+.1f%%, not comparable: %s", d, x->why);
 	else if (x->exact)
 		snprintf(buf, len, "%+.1f%% (exact count)", d);
