@@ -113,7 +113,7 @@ for v in ${FB_STOCK_KERNELS:-7.3}; do
 		bash -c "[ '$(status "$j" kernfs_rwsem)' = attached/fexit+fentry/lock ] && [ $w -ge $((nodes + acts)) ]"
 	# 7.3: kernfs_root's member; 6.1, 6.12: the global kernfs_idr_lock (catalogue .inst_old)
 	t "$k: kernfs_idr_lock $(status "$j" kernfs_idr_lock): $(probe "$j" kernfs_idr_lock) holds >= kernfs_new_node ($(probe "$j" kernfs_new_node))" \
-		bash -c "[ '$(status "$j" kernfs_idr_lock)' = attached/fentry ] &&
+		bash -c "[ '$(status "$j" kernfs_idr_lock)' = attached/fentry/cpu ] &&
 			 [ $(probe "$j" kernfs_idr_lock) -ge $(probe "$j" kernfs_new_node) ]"
 	g=$(probe "$j" gdp_mutex) gdp=$(probe "$j" get_device_parent)
 	t "$k: gdp_mutex $(status "$j" gdp_mutex): $g holds, 1..$gdp (get_device_parent calls)" \
