@@ -213,7 +213,15 @@ static int check_file(const char *path, long long *version, char *err, size_t er
 		goto out;
 	}
 	sqlite3_busy_timeout(db, FB_HDB_BUSY_MS);
-	rc = read_id(db, &id);
+	/*
+	 * One read transaction: the id's three reads see one snapshot.  Each
+	 * in its own would let a creator commit between them, and a new file
+	 * would read as application_id 0 with our tables: "not ours".
+	 * sqlite3_close() ends it.
+	 */
+	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = read_id(db, &id);
 	if (rc != SQLITE_ROW) {
 		say_unreadable(path, rc, err, errlen);
 		goto out;
