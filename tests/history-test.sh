@@ -2,10 +2,11 @@
 # history-test.sh - `foliobench history` end to end on rounds archived in
 # reports/gate/data (real guest rounds, so this runs on a fresh clone
 # without guests): import twice, report, export, and the history gate on
-# an A/A run (passes) and an injected-regression run (fails); 16 writers
-# at once and a writer killed inside its transaction (sqlite3 CLI checks
-# the file), a pretty-printed copy, nothing to check (exit 3), options
-# before the subcommand, --version, and the results reader's memory bound
+# an A/A run (passes) and an injected-regression run (fails); one series
+# per probe method; 16 writers at once on a new, an existing and a schema-3
+# file and a writer killed inside its transaction (sqlite3 CLI checks the
+# file), a pretty-printed copy, nothing to check (exit 3), options before
+# the subcommand, --version, and the results reader's memory bound
 # (/usr/bin/time).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" history
@@ -30,7 +31,7 @@ out=$($fb history gate --db "$db" "$data/aa-2"); rc=$?
 t "history gate: a second A/A run passes (rc $rc)" test "$rc" = 0
 out=$($fb history gate --db "$db" "$data/reg-1"); rc=$?
 t "history gate: the 150 ns injected run fails: $out" \
-	bash -c "[ $rc = 1 ] && echo '$out' | grep -q 'FAIL: func:nft_trans_alloc:p50 (arm patched) starts a +'"
+	bash -c "[ $rc = 1 ] && echo '$out' | grep -qF 'FAIL: func:nft_trans_alloc:p50 [fentry] (arm patched) starts a +'"
 out=$($fb history gate --db "$db" "$tmp" 2>&1); rc=$?
 t "history gate on a directory without rounds: exit 2, one line" \
 	test "$rc" = 2 -a "$(echo "$out" | wc -l)" = 1
@@ -45,13 +46,36 @@ t "report: no external resources" bash -c "! grep -qE '(src|href)=\"(http|//)' '
 t "report: markdown has the change point and series tables" \
 	bash -c "grep -q '^## Change points' '$tmp/rep/history.md' && grep -q '^## Series' '$tmp/rep/history.md'"
 t "report: the injected step (aa-1 then reg-1) is a change point at a kernel change" \
-	grep -q '^| `func:nft_trans_alloc:p50` | patched | - | #1[0-3] | .* | patched 328a85c41ecc |$' \
+	grep -q '^| `func:nft_trans_alloc:p50` \[fentry\] | patched | - | #1[0-3] | .* | patched 328a85c41ecc |$' \
 	"$tmp/rep/history.md"
 $fb history add --db "$db" "$data/aa-2" "$data/reg-2" >/dev/null
 rows=$($fb history export --db "$db" --format csv --metric 'workload:nft:wall' | wc -l)
 t "export csv: a header and one line per round's wall time ($rows)" test "$rows" = 81
 t "export bmf is JSON with the nft wall time" \
 	bash -c "$fb history export --db '$db' --format bmf | jq -e '.[\"patched/workload:nft\"].wall.value > 0' >/dev/null"
+
+# ---- one series per probe method ----
+# reg-1 (the injected 150 ns) as if measured by fsession a year later: its
+# function rows start new series, so the step is not compared across methods
+mkdir -p "$tmp/fs"
+cp -r "$data/reg-1/patched" "$data/reg-1/baseline" "$tmp/fs/"
+sed -i -e 's/"method": *"fentry"/"method": "fsession"/' -e 's/"started": *"2026-/"started": "2027-/' \
+	"$tmp"/fs/*/round-*.json
+$fb history add --db "$tmp/m.db" "$data/aa-1" >/dev/null
+out=$($fb history gate --db "$tmp/m.db" "$tmp/fs"); rc=$?
+t "history gate: fsession rounds are not compared with the fentry history (rc $rc): $out" \
+	bash -c "[ $rc = 0 ] && grep -q 'measured by a method new to the history' <<<'$out'"
+$fb history add --db "$tmp/m.db" "$tmp/fs" >/dev/null
+out=$($fb history list --db "$tmp/m.db" --series --arm patched --metric 'func:nft_trans_alloc:p50')
+t "list --series: one series per method, named with it" \
+	bash -c "grep -q '^func:nft_trans_alloc:p50 \[fentry\] .* 10 ns$' <<<'$out' &&
+		 grep -q '^func:nft_trans_alloc:p50 \[fsession\] .* 10 ns$' <<<'$out'"
+$fb history report --db "$tmp/m.db" --out "$tmp/mrep" --arm patched >/dev/null
+t "report: both series, no change point between the methods" \
+	bash -c "[ \$(grep -c '^| \`func:nft_trans_alloc:p50\` \[f[a-z]*\] | patched | - | 10 |' '$tmp/mrep/history.md') = 2 ] &&
+		 ! grep -q '^| \`func:nft_trans_alloc:p50\` .* | #' '$tmp/mrep/history.md'"
+t "export csv: the method is the last column" \
+	bash -c "$fb history export --db '$tmp/m.db' --metric 'func:nft_trans_alloc:p50' | grep -q ',\"fsession\"$'"
 
 # ---- issue 30: concurrent writers, content identity, nothing checked, options ----
 # 16 writers at once: writer i adds group i and group i+1 of the 80 archived
@@ -85,8 +109,22 @@ bad=$(parallel_adds "$tmp/par-old.db" "$tmp/par-old")
 t "16 parallel adds on an existing DB: all exit 0 ($bad failed)" test "$bad" = 0
 t "16 parallel adds on an existing DB: the stored set is the serial one" \
 	diff <(stored "$tmp/serial.db") <(stored "$tmp/par-old.db")
+# 16 writers at once on a schema-3 file: one migrates, the others find it done
+$fb history add --db "$tmp/par-v3.db" "$data"/aa-1 >/dev/null
+sqlite3 "$tmp/par-v3.db" "BEGIN; CREATE TABLE s3(round_id INTEGER NOT NULL REFERENCES rounds(id),
+	metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY(round_id, metric)) WITHOUT ROWID;
+	INSERT INTO s3 SELECT round_id, metric, value, unit FROM samples; DROP TABLE samples;
+	ALTER TABLE s3 RENAME TO samples; CREATE INDEX samples_by_metric ON samples(metric);
+	PRAGMA user_version = 3; COMMIT"
+bad=$(parallel_adds "$tmp/par-v3.db" "$tmp/par-v3")
+t "16 parallel adds on a schema-3 DB: all exit 0 ($bad failed)" test "$bad" = 0
+t "16 parallel adds on a schema-3 DB: migrated once ($(grep -l 'migrated schema 3 -> 4' "$tmp"/par-v3/*.out | wc -l))" \
+	test "$(grep -l 'migrated schema 3 -> 4' "$tmp"/par-v3/*.out | wc -l)" = 1
+t "16 parallel adds on a schema-3 DB: the stored set, methods included, is the serial one" \
+	diff <(stored "$tmp/serial.db") <(stored "$tmp/par-v3.db")
 t "no writer called a busy DB foreign" \
-	bash -c "! grep -h 'not a foliobench' '$tmp'/par-new/*.out '$tmp'/par-old/*.out"
+	bash -c "! grep -h 'not a foliobench' '$tmp'/par-new/*.out '$tmp'/par-old/*.out '$tmp'/par-v3/*.out"
 t "the DB is in WAL mode" test "$(sqlite3 "$tmp/par-old.db" 'PRAGMA journal_mode')" = wal
 
 # a writer that holds its transaction (FB_HISTORY_TEST_HOLD) makes the next one wait, not fail

@@ -4,7 +4,8 @@
  * rounds written with fb_result_save() into a temporary directory:
  * idempotent import, migration from schema 1, bad input (corrupt DB,
  * truncated DB, foreign SQLite DB, text file: exit 2, one line on stderr,
- * the file byte for byte untouched), export, and the history gate.  Each
+ * the file byte for byte untouched), export, the history gate, and one
+ * series per probe method (migration from schema 3 included).  Each
  * command runs in a child process so a crash fails a check instead of
  * ending the binary.  Numbers are synthetic: they test the code, not a kernel.
  */
@@ -27,9 +28,9 @@
 
 static char tmp[128];
 
-/* One round: nft_trans_alloc at mean_ns (+-25%), workload wall, params. */
-static int write_round(const char *path, const char *arm, int idx, double mean_ns,
-		       const char *param)
+/* One round: nft_trans_alloc measured by method at mean_ns (+-25%), workload wall, params. */
+static int write_round_m(const char *path, const char *arm, int idx, double mean_ns,
+			 const char *param, const char *method)
 {
 	struct fb_result *r = calloc(1, sizeof(*r));
 	struct fb_probe_result *p;
@@ -50,6 +51,7 @@ static int write_round(const char *path, const char *arm, int idx, double mean_n
 	snprintf(p->name, sizeof(p->name), "nft_trans_alloc");
 	p->kind = FB_FUNC;
 	p->status = FB_ATTACHED;
+	snprintf(p->method, sizeof(p->method), "%s", method);
 	p->nstats = 1;
 	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "latency");
 	for (int i = 0; i < 200; i++)
@@ -64,8 +66,15 @@ static int write_round(const char *path, const char *arm, int idx, double mean_n
 	return rc;
 }
 
-/* Writes rounds [from, to) of arm at mean_ns into dir/arm/. */
-static void write_rounds(const char *dir, const char *arm, int from, int to, double mean_ns)
+static int write_round(const char *path, const char *arm, int idx, double mean_ns,
+		       const char *param)
+{
+	return write_round_m(path, arm, idx, mean_ns, param, "fentry");
+}
+
+/* Writes rounds [from, to) of arm at mean_ns, measured by method, into dir/arm/. */
+static void write_rounds_m(const char *dir, const char *arm, int from, int to, double mean_ns,
+			   const char *method)
 {
 	char path[512];
 
@@ -73,15 +82,23 @@ static void write_rounds(const char *dir, const char *arm, int from, int to, dou
 	fb_mkdir_p(path);
 	for (int i = from; i < to; i++) {
 		fb_fmt(path, sizeof(path), "%s/%s/round-%d.json", dir, arm, i);
-		if (write_round(path, arm, i, mean_ns, NULL))
+		if (write_round_m(path, arm, i, mean_ns, NULL, method))
 			CHECKF(0, "writing %s", path);
 	}
 }
 
-/* Runs `foliobench history ARGS...` in a child: exit status, stderr line count. */
+static void write_rounds(const char *dir, const char *arm, int from, int to, double mean_ns)
+{
+	write_rounds_m(dir, arm, from, to, mean_ns, "fentry");
+}
+
+/*
+ * Runs `foliobench history ARGS...` in a child: exit status, stderr line
+ * count; its stdout is left in tmp/stdout.
+ */
 static int run(int *lines, const char *a0, ...)
 {
-	char *argv[16] = { "history" }, errf[256], buf[4096];
+	char *argv[16] = { "history" }, errf[256], outf[256], buf[4096];
 	int argc = 1, st;
 	va_list ap;
 	pid_t pid;
@@ -92,15 +109,18 @@ static int run(int *lines, const char *a0, ...)
 		argv[argc++] = (char *)a;
 	va_end(ap);
 	fb_fmt(errf, sizeof(errf), "%s/stderr", tmp);
+	fb_fmt(outf, sizeof(outf), "%s/stdout", tmp);
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		int out = open("/dev/null", O_WRONLY);
+		int out = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		int err = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 		dup2(out, 1);
 		dup2(err, 2);
-		_exit(cmd_history(argc, argv));
+		st = cmd_history(argc, argv);
+		fflush(stdout);
+		_exit(st);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) < 0)
 		return -1;
@@ -477,6 +497,215 @@ static void test_identity(void)
 	free(buf);
 }
 
+/* 1 if the file at tmp/name holds needle. */
+static int out_has(const char *name, const char *needle)
+{
+	char path[256];
+	size_t len;
+	char *b;
+	int has;
+
+	fb_fmt(path, sizeof(path), "%s/%s", tmp, name);
+	b = slurp(path, &len);
+	has = b && strstr(b, needle);
+	free(b);
+	return has;
+}
+
+/* Series of metric in db (all arms); *s malloc'd.  Count, or -1. */
+static int series_of(const char *db, const char *metric, struct fb_hseries **s)
+{
+	const char *g[] = { metric };
+	struct fb_hdb *h;
+	char err[256];
+	int n;
+
+	*s = NULL;
+	if (fb_hdb_open(&h, db, 0, err, sizeof(err)))
+		return -1;
+	n = fb_hdb_series(h, g, 1, NULL, s, err, sizeof(err));
+	fb_hdb_close(h);
+	return n;
+}
+
+/*
+ * A method change (fentry to fsession, the observer's cost 30% more of the
+ * measured window): two series, no step between them, each named with its
+ * method wherever the history names a series.
+ */
+static void test_methods(void)
+{
+	char db[256], dir[256], name[200], rep[300];
+	struct fb_cp cp[FB_HIST_MAX_CPS];
+	struct fb_hseries *s;
+	struct fb_cp_opts o;
+	int n, l, c0 = -1, c1 = -1;
+
+	fb_cp_defaults(&o);
+	fb_fmt(db, sizeof(db), "%s/methods.db", tmp);
+	fb_fmt(dir, sizeof(dir), "%s/m-hist", tmp);
+	write_rounds_m(dir, "patched", 0, 12, 1000, "fentry");
+	write_rounds_m(dir, "patched", 12, 24, 1300, "fsession");
+	CHECKF(run(&l, "add", "--db", db, dir, NULL) == 0, "add rounds of two methods");
+	n = series_of(db, "func:nft_trans_alloc:p50", &s);
+	CHECKF(n == 2 && s[0].n == 12 && s[1].n == 12 && !strcmp(s[0].method, "fentry") &&
+	       !strcmp(s[1].method, "fsession"),
+	       "one metric measured by two methods: two series of 12 rounds (%d series)", n);
+	if (n == 2) {
+		c0 = fb_hist_detect(&s[0], &o, cp, FB_HIST_MAX_CPS);
+		c1 = fb_hist_detect(&s[1], &o, cp, FB_HIST_MAX_CPS);
+		fb_hseries_name(&s[1], name, sizeof(name));
+	}
+	CHECKF(c0 == 0 && c1 == 0, "no change point across the method change (%d, %d)", c0, c1);
+	CHECKF(n == 2 && !strcmp(name, "func:nft_trans_alloc:p50 [fsession]"),
+	       "a series is named with its method (%s)", n == 2 ? name : "-");
+	fb_hseries_free(s, n > 0 ? n : 0);
+	n = series_of(db, "workload:nft:wall", &s);
+	CHECKF(n == 1 && s[0].n == 24 && !s[0].method[0] &&
+	       !strcmp(fb_hseries_name(&s[0], name, sizeof(name)), "workload:nft:wall"),
+	       "a workload metric has no method: one series of 24, no brackets (%d series)", n);
+	fb_hseries_free(s, n > 0 ? n : 0);
+	CHECKF(run(&l, "list", "--series", "--db", db, NULL) == 0 &&
+	       out_has("stdout", "func:nft_trans_alloc:p50 [fentry] ") &&
+	       out_has("stdout", "func:nft_trans_alloc:p50 [fsession] ") &&
+	       out_has("stdout", "workload:nft:wall "), "list --series names both methods");
+	CHECKF(run(&l, "show", "--db", db, "func:nft_trans_alloc:p50", NULL) == 0 &&
+	       out_has("stdout", "func:nft_trans_alloc:p50 [fsession]  arm patched") &&
+	       out_has("stdout", "\n  0 change points"), "show: both series, no change point");
+	CHECKF(run(&l, "export", "--db", db, "--metric", "func:nft_trans_alloc:p50", NULL) == 0 &&
+	       out_has("stdout", ",value,method\n") && out_has("stdout", ",\"fsession\"\n"),
+	       "export csv: the method is the last column");
+	CHECKF(run(&l, "export", "--db", db, "--format", "bmf", NULL) == 0 &&
+	       out_has("stdout", "\"patched/func:nft_trans_alloc [fsession]\"") &&
+	       !out_has("stdout", "[fentry]"),
+	       "export bmf: only the current method's series, named with it");
+	fb_fmt(rep, sizeof(rep), "%s/m-rep", tmp);
+	CHECKF(run(&l, "report", "--db", db, "--out", rep, NULL) == 0 &&
+	       out_has("m-rep/history.md", "| `func:nft_trans_alloc:p50` [fsession] | patched |") &&
+	       out_has("m-rep/history.html", "</code> [fsession] arm patched") &&
+	       out_has("m-rep/history.md", "No change points in"),
+	       "report: series named with their method, no change point");
+}
+
+/* fb_history_gate() with its line in out (newline dropped); its exit status. */
+static int gate_line(const char *db, const char *dir, const struct fb_cp_opts *o, char *out,
+		     size_t len)
+{
+	FILE *f = tmpfile();
+	int rc;
+
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	rc = fb_history_gate(db, dir, NULL, NULL, o, f);
+	rewind(f);
+	if (fgets(out, (int)len, f))
+		out[strcspn(out, "\n")] = '\0';
+	fclose(f);
+	return rc;
+}
+
+/* The history gate compares new rounds only with the history of their own method. */
+static void test_method_gate(void)
+{
+	char db[256], hist[256], same[256], other[256], out[1024];
+	struct fb_cp_opts o;
+	int rc, l;
+
+	fb_cp_defaults(&o);
+	fb_fmt(db, sizeof(db), "%s/mgate.db", tmp);
+	fb_fmt(hist, sizeof(hist), "%s/mg-hist", tmp);
+	fb_fmt(same, sizeof(same), "%s/mg-same", tmp);
+	fb_fmt(other, sizeof(other), "%s/mg-other", tmp);
+	write_rounds_m(hist, "patched", 0, 30, 1000, "fentry");
+	write_rounds_m(same, "patched", 100, 110, 1300, "fentry");
+	write_rounds_m(other, "patched", 100, 110, 1300, "fsession");
+	run(&l, "add", "--db", db, hist, NULL);
+	rc = gate_line(db, same, &o, out, sizeof(out));
+	CHECKF(rc == 1 && strstr(out, "FAIL: func:nft_trans_alloc:mean [fentry] (arm patched)"),
+	       "history gate: 30%% slower by the same method fails, naming the method (rc %d:"
+	       " %s)", rc, out);
+	rc = gate_line(db, other, &o, out, sizeof(out));
+	CHECKF(rc == 0 && strstr(out, "2 measured by a method new to the history"),
+	       "history gate: the same values by a new method are not compared with the old"
+	       " method's history (rc %d: %s)", rc, out);
+	/* the reference arm's history holds two methods: its new rounds' one is the reference */
+	fb_fmt(db, sizeof(db), "%s/mgate-ref.db", tmp);
+	write_rounds_m(hist, "baseline", 0, 30, 1000, "fentry");
+	write_rounds_m(hist, "baseline", 30, 60, 1000, "fsession");
+	run(&l, "add", "--db", db, hist, NULL);
+	fb_fmt(other, sizeof(other), "%s/mg-ref", tmp);
+	write_rounds_m(other, "patched", 200, 210, 1150, "fentry");
+	write_rounds_m(other, "baseline", 200, 210, 1150, "fsession");
+	rc = gate_line(db, other, &o, out, sizeof(out));
+	CHECKF(rc == 0 && strstr(out, "taken by baseline too"), "history gate: the reference"
+	       " arm's step is looked for in the series of its new rounds' method (rc %d: %s)",
+	       rc, out);
+}
+
+/* A schema-3 DB: the current one with samples rebuilt as schema 3 had them. */
+static int to_v3(const char *db)
+{
+	static const char sql[] =
+		"BEGIN; CREATE TABLE s3(round_id INTEGER NOT NULL REFERENCES rounds(id),"
+		" metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
+		" PRIMARY KEY(round_id, metric)) WITHOUT ROWID;"
+		" INSERT INTO s3 SELECT round_id, metric, value, unit FROM samples;"
+		" DROP TABLE samples; ALTER TABLE s3 RENAME TO samples;"
+		" CREATE INDEX samples_by_metric ON samples(metric);"
+		" PRAGMA user_version = 3; COMMIT";
+	sqlite3 *h;
+	int rc = -1;
+
+	if (sqlite3_open(db, &h) == SQLITE_OK)
+		rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
+	sqlite3_close(h);
+	return rc ? -1 : 0;
+}
+
+/*
+ * Schema 3 to 4: methods from the rounds' files; a round whose file is gone
+ * has method '' and a series of its own until its file is added again.
+ */
+static void test_migration_v3(void)
+{
+	char db[256], dir[256], rf[300], away[300], v[128];
+	struct fb_hseries *s;
+	int rc, l, n;
+
+	fb_fmt(db, sizeof(db), "%s/v3.db", tmp);
+	fb_fmt(dir, sizeof(dir), "%s/mig3", tmp);
+	write_rounds(dir, "patched", 0, 6, 1000);
+	fb_fmt(rf, sizeof(rf), "%s/patched/round-5.json", dir);
+	fb_fmt(away, sizeof(away), "%s/round-5.away", tmp);
+	if (run(&l, "add", "--db", db, dir, NULL) || to_v3(db) || rename(rf, away)) {
+		CHECKF(0, "writing a schema-3 DB");
+		return;
+	}
+	rc = run(&l, "list", "--db", db, NULL);
+	get_text(db, "PRAGMA user_version", v, sizeof(v));
+	CHECKF(rc == 0 && atoi(v) == 4, "a schema-3 DB is migrated to 4 when opened (rc %d, %s)",
+	       rc, v);
+	get_text(db, "SELECT count(DISTINCT round_id) || ' ' || count(*) FROM samples WHERE"
+		 " method = 'fentry'", v, sizeof(v));
+	CHECKF(!strcmp(v, "5 30"), "the 5 rounds whose file is there get their method on their"
+	       " 6 func samples ('%s')", v);
+	get_text(db, "SELECT count(*) FROM samples WHERE method != '' AND metric NOT GLOB"
+		 " 'func:*'", v, sizeof(v));
+	CHECKF(!strcmp(v, "0"), "workload samples have no method (%s)", v);
+	n = series_of(db, "func:nft_trans_alloc:p50", &s);
+	CHECKF(n == 2 && !s[0].method[0] && s[0].n == 1 && s[1].n == 5,
+	       "the round whose file is gone is a series of its own, method '' (%d series)", n);
+	fb_hseries_free(s, n > 0 ? n : 0);
+	rename(away, rf);
+	rc = run(&l, "add", "--db", db, dir, NULL);
+	n = series_of(db, "func:nft_trans_alloc:p50", &s);
+	CHECKF(rc == 0 && nrounds(db) == 6 && n == 1 && s[0].n == 6 &&
+	       !strcmp(s[0].method, "fentry"), "adding its file again fills its method: one"
+	       " series of 6 (rc %d, %d series)", rc, n);
+	fb_hseries_free(s, n > 0 ? n : 0);
+}
+
 int main(void)
 {
 	char db[256], cmd[300];
@@ -493,6 +722,9 @@ int main(void)
 	test_bad_files(db);
 	test_gate();
 	test_identity();
+	test_methods();
+	test_method_gate();
+	test_migration_v3();
 	fb_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd))
 		printf("# could not remove %s\n", tmp);

@@ -266,9 +266,12 @@ static int do_list(const struct hopts *o, struct fb_hdb *db)
 		fb_err("%s", err);
 		return 1;
 	}
-	for (int i = 0; i < n; i++)
-		printf("%-56s %-16s %-20s %4d %s\n", s[i].metric, s[i].arm,
-		       s[i].params[0] ? s[i].params : "-", s[i].n, s[i].unit);
+	for (int i = 0; i < n; i++) {
+		char name[200];
+
+		printf("%-56s %-16s %-20s %4d %s\n", fb_hseries_name(&s[i], name, sizeof(name)),
+		       s[i].arm, s[i].params[0] ? s[i].params : "-", s[i].n, s[i].unit);
+	}
 	printf("%d series\n", n);
 	fb_hseries_free(s, n);
 	return 0;
@@ -281,9 +284,10 @@ static void show_series(const struct fb_hseries *s, const struct fb_cp_opts *cpo
 	struct fb_cp cp[FB_HIST_MAX_CPS];
 	int ncp = fb_hist_detect(s, cpo, cp, FB_HIST_MAX_CPS);
 	struct fb_hist_kstat ks;
+	char name[200];
 
-	printf("%s  arm %s  params %s  (%d rounds, %s)\n", s->metric, s->arm,
-	       s->params[0] ? s->params : "-", s->n, s->unit[0] ? s->unit : "-");
+	printf("%s  arm %s  params %s  (%d rounds, %s)\n", fb_hseries_name(s, name, sizeof(name)),
+	       s->arm, s->params[0] ? s->params : "-", s->n, s->unit[0] ? s->unit : "-");
 	printf("  %-5s %-20s %-12s %-16s %s\n", "#", "started", "build", "label", "value");
 	for (int i = 0, k = 0; i < s->n; i++) {
 		if (k < ncp && cp[k].pos == i)
@@ -352,9 +356,10 @@ static void csv_str(FILE *f, const char *s)
 	fprintf(f, "%s\"", s);
 }
 
+/* The method is the last column, so readers of the columns before it still work. */
 static void export_csv(FILE *f, const struct fb_hseries *s, int n)
 {
-	fprintf(f, "metric,unit,arm,params,round,started,build_id,commit,label,value\n");
+	fprintf(f, "metric,unit,arm,params,round,started,build_id,commit,label,value,method\n");
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < s[i].n; k++) {
 			const struct fb_hpoint *p = &s[i].p[k];
@@ -366,16 +371,44 @@ static void export_csv(FILE *f, const struct fb_hseries *s, int n)
 			}
 			fprintf(f, "%lld,%s,%s,%s,", p->round, p->started, p->build_id, p->commit);
 			csv_str(f, p->label);
-			fprintf(f, ",%.17g\n", p->v);
+			fprintf(f, ",%.17g,", p->v);
+			csv_str(f, s[i].method);
+			fputc('\n', f);
 		}
 }
 
 /*
- * Bencher Metric Format: {"benchmark": {"measure": {"value": v}}}, the
- * newest round of each series; benchmark "ARM[ PARAMS]/kind:row", measure
- * the metric ("p50", "wall").
+ * 1 if another series of the same metric, arm and params (another method)
+ * has a newer last round than a: a is a method no longer measured.
  */
-static void export_bmf(FILE *f, const struct fb_hseries *s, int n)
+static int superseded(const struct fb_hseries *s, int n, const struct fb_hseries *a,
+		      int by_added)
+{
+	const struct fb_hpoint *pa = &a->p[a->n - 1];
+
+	for (int i = 0; i < n; i++) {
+		const struct fb_hpoint *p;
+		int c;
+
+		if (&s[i] == a || !s[i].n || strcmp(s[i].metric, a->metric) ||
+		    strcmp(s[i].arm, a->arm) || strcmp(s[i].params, a->params))
+			continue;
+		p = &s[i].p[s[i].n - 1];
+		c = by_added ? 0 : strcmp(p->started, pa->started);
+		if (c > 0 || (!c && p->round > pa->round))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Bencher Metric Format: {"benchmark": {"measure": {"value": v}}}, the
+ * newest round of each series; benchmark "ARM[ PARAMS]/kind:row[ [METHOD]]",
+ * measure the metric ("p50", "wall").  Of the series of one metric measured
+ * by several methods only the newest is current: a changed method is a new
+ * benchmark in Bencher, and the old one gets no more values.
+ */
+static void export_bmf(FILE *f, const struct fb_hseries *s, int n, int by_added)
 {
 	json_object *root = json_object_new_object();
 
@@ -384,10 +417,12 @@ static void export_bmf(FILE *f, const struct fb_hseries *s, int n)
 		char bench[512];
 		json_object *b, *v;
 
-		if (!m || !s[i].n)
+		if (!m || !s[i].n || superseded(s, n, &s[i], by_added))
 			continue;
-		fb_fmt(bench, sizeof(bench), "%s%s%s/%.*s", s[i].arm, s[i].params[0] ? " " : "",
-		       s[i].params, (int)(m - s[i].metric), s[i].metric);
+		fb_fmt(bench, sizeof(bench), "%s%s%s/%.*s%s%s%s", s[i].arm,
+		       s[i].params[0] ? " " : "", s[i].params, (int)(m - s[i].metric),
+		       s[i].metric, s[i].method[0] ? " [" : "", s[i].method,
+		       s[i].method[0] ? "]" : "");
 		if (!json_object_object_get_ex(root, bench, &b)) {
 			b = json_object_new_object();
 			json_object_object_add(root, bench, b);
@@ -419,7 +454,7 @@ static int do_export(const struct hopts *o, struct fb_hdb *db)
 	if (csv)
 		export_csv(stdout, s, n);
 	else
-		export_bmf(stdout, s, n);
+		export_bmf(stdout, s, n, o->by_added);
 	fb_hseries_free(s, n);
 	return 0;
 }

@@ -6,9 +6,13 @@
  * PRAGMA application_id.  Version 1 kept a round's identity and its
  * metric values only; version 2 adds the kernel (config hash, release,
  * cmdline), the commit, the workload parameters, and each metric's unit;
- * version 3 the round's content identity (history_db.h), unique.  Migrations
+ * version 3 the round's content identity (history_db.h), unique; version 4
+ * each sample's method, the probe row's observer method ("" for workload,
+ * contention and extra metrics), because a series must not span a change
+ * of the observer whose cost is inside the measured window.  Migrations
  * add the columns and fill them from the round's source file when it is
- * still there with the same content.
+ * still there with the same content; a sample whose file is gone keeps
+ * method "" (unknown), its own series, until its file is added again.
  *
  * Many writers at once (CI shards, nightly jobs): the file is in WAL mode,
  * every connection waits up to FB_HDB_BUSY_MS for a lock, and whether the
@@ -42,6 +46,7 @@ static const char *const schema[] = {
 	" UNIQUE(started, build_id, arm, label, sha256))",
 	"CREATE TABLE IF NOT EXISTS samples(round_id INTEGER NOT NULL REFERENCES rounds(id),"
 	" metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
+	" method TEXT NOT NULL DEFAULT '',"
 	" PRIMARY KEY(round_id, metric)) WITHOUT ROWID",
 	"CREATE INDEX IF NOT EXISTS samples_by_metric ON samples(metric)",
 	"CREATE INDEX IF NOT EXISTS rounds_by_series ON rounds(arm, params, started)",
@@ -67,6 +72,12 @@ static const char *const migrate_v1[] = {
 /* v2 -> v3, before the fill */
 static const char *const migrate_v2[] = {
 	"ALTER TABLE rounds ADD COLUMN content TEXT NOT NULL DEFAULT ''",
+	NULL,
+};
+
+/* v3 -> v4, before the fill */
+static const char *const migrate_v3[] = {
+	"ALTER TABLE samples ADD COLUMN method TEXT NOT NULL DEFAULT ''",
 	NULL,
 };
 
@@ -236,7 +247,7 @@ out:
 	return ret;
 }
 
-static int migrate_fill(sqlite3 *db, char *err, size_t errlen);
+static int migrate_fill(sqlite3 *db, long long from, char *err, size_t errlen);
 
 /* Creates or migrates, as the file is found inside the write transaction. */
 static int setup_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
@@ -261,8 +272,10 @@ static int setup_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
 	if (id.version == FB_HDB_VERSION)
 		return 0;
 	if ((id.version < 2 && exec_all(db, migrate_v1, err, errlen)) ||
-	    exec_all(db, migrate_v2, err, errlen) || migrate_fill(db, err, errlen) ||
-	    exec_all(db, dedup_v3, err, errlen))
+	    (id.version < 3 && exec_all(db, migrate_v2, err, errlen)) ||
+	    (id.version < 4 && exec_all(db, migrate_v3, err, errlen)) ||
+	    migrate_fill(db, id.version, err, errlen) ||
+	    (id.version < 3 && exec_all(db, dedup_v3, err, errlen)))
 		return -1;
 	fb_fmt(sql, sizeof(sql), "PRAGMA user_version = %d", FB_HDB_VERSION);
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
@@ -503,8 +516,9 @@ struct sample_ctx {
 	int failed;
 };
 
-/* Binds (round, metric, value, unit) in that order and steps st. */
-static void put_sample(void *ctx, const char *metric, const char *unit, double v)
+/* Binds (round, metric, value, unit, method) in that order and steps st. */
+static void put_sample(void *ctx, const char *metric, const char *method, const char *unit,
+		       double v)
 {
 	struct sample_ctx *c = ctx;
 
@@ -514,6 +528,7 @@ static void put_sample(void *ctx, const char *metric, const char *unit, double v
 	sqlite3_bind_text(c->st, 2, metric, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_double(c->st, 3, v);
 	sqlite3_bind_text(c->st, 4, unit, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(c->st, 5, method, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(c->st) != SQLITE_DONE)
 		c->failed = 1;
 	sqlite3_reset(c->st);
@@ -561,12 +576,53 @@ static int insert_round(struct fb_hdb *h, const struct fb_hround *r, long long *
 	return 1;
 }
 
+/*
+ * The samples of round id from res: all of them for a new round (copy 0);
+ * for a copy of a stored round (copy 1) only the method of each sample
+ * stored without one (its file was gone at the migration to schema 4) and
+ * with the same value.  0 or -1.
+ */
+static int put_samples(struct fb_hdb *h, long long id, const struct fb_result *res, int copy)
+{
+	/* put_sample binds (id, metric, value, unit, method); fill leaves ?4 unused */
+	static const char insert[] = "INSERT OR REPLACE INTO samples(round_id, metric, value,"
+				     " unit, method) VALUES(?1, ?2, ?3, ?4, ?5)";
+	static const char fill[] = "UPDATE samples SET method = ?5 WHERE round_id = ?1 AND"
+				   " metric = ?2 AND value = ?3 AND method = ''";
+	struct sample_ctx c = { .id = id };
+
+	if (sqlite3_prepare_v2(h->db, copy ? fill : insert, -1, &c.st, NULL) != SQLITE_OK)
+		return -1;
+	fb_hist_metrics(res, put_sample, &c);
+	sqlite3_finalize(c.st);
+	return c.failed ? -1 : 0;
+}
+
+/* Stored: the same start, build, arm and label, and content (or file, for old rows). */
+static int find_round(struct fb_hdb *h, const struct fb_hround *r, long long *id)
+{
+	const char *v[] = { r->started, r->build_id, r->arm, r->label, r->content, r->sha256 };
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(h->db, "SELECT id FROM rounds WHERE started = ? AND build_id = ?"
+			       " AND arm = ? AND label = ? AND (content = ? OR sha256 = ?)",
+			       -1, &st, NULL))
+		return -1;
+	bind_texts(st, v, 6);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 int fb_hdb_add(struct fb_hdb *h, const char *buf, size_t len, const char *source,
 	       const char *commit, char *err, size_t errlen)
 {
-	struct sample_ctx c = { 0 };
 	struct fb_result *res;
 	struct fb_hround r;
+	long long id = 0;
 	char e[256];
 	int rc;
 
@@ -578,51 +634,55 @@ int fb_hdb_add(struct fb_hdb *h, const char *buf, size_t len, const char *source
 	ident_from(&r, res, buf, len);
 	snprintf(r.source, sizeof(r.source), "%s", source);
 	snprintf(r.commit, sizeof(r.commit), "%s", commit ? commit : "");
-	rc = fb_hdb_has(h, &r);
+	rc = find_round(h, &r, &id);
 	if (rc == 0)
-		rc = insert_round(h, &r, &c.id);
-	else if (rc == 1)
-		rc = 0;		/* a copy of a stored round */
-	if (rc == 1) {
-		if (sqlite3_prepare_v2(h->db, "INSERT OR REPLACE INTO samples(round_id, metric,"
-				       " value, unit) VALUES(?, ?, ?, ?)", -1, &c.st, NULL))
-			c.failed = 1;
-		else
-			fb_hist_metrics(res, put_sample, &c);
-		sqlite3_finalize(c.st);
-		rc = c.failed ? -1 : 1;
-	}
+		rc = insert_round(h, &r, &id);
+	else if (rc == 1)	/* a copy of a stored round: at most methods to fill */
+		rc = put_samples(h, id, res, 1) ? -1 : 0;
+	if (rc == 1)
+		rc = put_samples(h, id, res, 0) ? -1 : 1;
 	free(res);
 	if (rc < 0)
 		snprintf(err, errlen, "%s: history DB: %s", source, sqlite3_errmsg(h->db));
 	return rc;
 }
 
-/* Stored: the same start, build, arm and label, and content (or file, for old rows). */
 int fb_hdb_has(struct fb_hdb *h, const struct fb_hround *r)
 {
-	const char *v[] = { r->started, r->build_id, r->arm, r->label, r->content, r->sha256 };
+	long long id;
+
+	return find_round(h, r, &id);
+}
+
+/* Migration from below schema 3: the round's kernel, params and content; 0 or -1. */
+static int fill_kernel(sqlite3 *db, long long id, const struct fb_hround *r)
+{
+	const char *v[] = { r->config, r->release, r->cmdline, r->params, r->content };
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(h->db, "SELECT 1 FROM rounds WHERE started = ? AND build_id = ?"
-			       " AND arm = ? AND label = ? AND (content = ? OR sha256 = ?)",
-			       -1, &st, NULL))
+	if (sqlite3_prepare_v2(db, "UPDATE rounds SET config_sha256 = ?, release = ?, cmdline = ?,"
+			       " params = ?, content = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
 		return -1;
-	bind_texts(st, v, 6);
+	bind_texts(st, v, 5);
+	sqlite3_bind_int64(st, 6, id);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Migrations: kernel, params, units and content from the round's file if unchanged. */
-static int fill_round(sqlite3 *db, long long id, const char *source, const char *sha)
+/*
+ * Migrations from schema `from`: what the round's file says if it is
+ * unchanged: kernel, params and content (below 3), units and methods.
+ * 1 filled, 0 file gone or changed, -1 on error.
+ */
+static int fill_round(sqlite3 *db, long long id, const char *source, const char *sha,
+		      long long from)
 {
 	struct sample_ctx c = { .id = id };
 	struct fb_result *res = NULL;
 	struct fb_hround r;
 	char e[256], hex[65];
-	sqlite3_stmt *st;
 	size_t len;
 	char *buf = fb_hist_read(source, &len, e, sizeof(e));
 
@@ -636,25 +696,18 @@ static int fill_round(sqlite3 *db, long long id, const char *source, const char 
 	memset(&r, 0, sizeof(r));
 	round_from(&r, res);
 	content_hex(res, hex, r.content);
-	if (sqlite3_prepare_v2(db, "UPDATE rounds SET config_sha256 = ?, release = ?, cmdline = ?,"
-			       " params = ?, content = ? WHERE id = ?", -1, &st, NULL) == SQLITE_OK) {
-		const char *v[] = { r.config, r.release, r.cmdline, r.params, r.content };
-
-		bind_texts(st, v, 5);
-		sqlite3_bind_int64(st, 6, id);
-		c.failed = sqlite3_step(st) != SQLITE_DONE;
-		sqlite3_finalize(st);
-	}
-	/* put_sample binds (id, metric, value, unit): match the value too */
-	if (sqlite3_prepare_v2(db, "UPDATE samples SET unit = ?4 WHERE round_id = ?1"
-			       " AND metric = ?2 AND value = ?3", -1, &c.st, NULL) == SQLITE_OK)
+	c.failed = from < 3 && fill_kernel(db, id, &r);
+	/* put_sample binds (id, metric, value, unit, method): match the value too */
+	if (sqlite3_prepare_v2(db, "UPDATE samples SET unit = ?4, method = ?5 WHERE"
+			       " round_id = ?1 AND metric = ?2 AND value = ?3", -1, &c.st,
+			       NULL) == SQLITE_OK)
 		fb_hist_metrics(res, put_sample, &c);
 	sqlite3_finalize(c.st);
 	free(res);
 	return c.failed ? -1 : 1;
 }
 
-static int migrate_fill(sqlite3 *db, char *err, size_t errlen)
+static int migrate_fill(sqlite3 *db, long long from, char *err, size_t errlen)
 {
 	sqlite3_stmt *st;
 	int rc, filled = 0, total = 0;
@@ -664,7 +717,7 @@ static int migrate_fill(sqlite3 *db, char *err, size_t errlen)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int f = fill_round(db, sqlite3_column_int64(st, 0),
 				   (const char *)sqlite3_column_text(st, 1),
-				   (const char *)sqlite3_column_text(st, 2));
+				   (const char *)sqlite3_column_text(st, 2), from);
 
 		if (f < 0)
 			break;

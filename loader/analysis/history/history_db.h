@@ -13,7 +13,9 @@
  * their identity.  Any number of `history add` may run at once on one file
  * (WAL, a busy timeout of FB_HDB_BUSY_MS, one transaction per add).  A
  * series is one metric of the rounds with the same arm and workload
- * parameters, ordered by start time.  Metric names are compare's
+ * parameters, measured by the same method (the probe row's observer:
+ * "fentry", "fsession", ...; "" for workload metrics and for samples of
+ * unknown method), ordered by start time.  Metric names are compare's
  * ("func:nft_trans_alloc:p50", "workload:nft:wall").
  */
 #ifndef FB_HISTORY_DB_H
@@ -21,7 +23,7 @@
 
 #include <stddef.h>
 
-#define FB_HDB_VERSION		3
+#define FB_HDB_VERSION		4
 #define FB_HDB_BUSY_MS		30000	/* how long a writer waits for another */
 #define FB_HDB_APP_ID		0x46424853	/* "FBHS" */
 #define FB_HDB_DEFAULT		"results/history.db"
@@ -64,7 +66,8 @@ struct fb_hround {
 /*
  * Adds one results file (content already read: buf, len); source is the
  * path to remember, commit "" if unknown.  Returns 1 added, 0 already
- * stored, -1 with one line in err (not a results file, DB error).
+ * stored (then the samples stored without a method get the file's), -1
+ * with one line in err (not a results file, DB error).
  */
 int fb_hdb_add(struct fb_hdb *db, const char *buf, size_t len, const char *source,
 	       const char *commit, char *err, size_t errlen);

@@ -7,7 +7,9 @@
  * that creeps up over nights, or a step smaller than one run's noise, can
  * pass it; appended to its history, the same rounds make a change point.
  * The gate fails when a change point starts at one of the new rounds, and
- * its bootstrap CI says the metric got worse.
+ * its bootstrap CI says the metric got worse.  A new round's value extends
+ * only the series of its own method: measured by another observer it is
+ * no evidence of a step (history_db.h).
  */
 #include <dirent.h>
 #include <math.h>
@@ -93,17 +95,22 @@ static int load_new(const char *dir, const char *arm, struct newround **out, cha
 
 struct pick {
 	const char *metric;
+	const char *method;	/* NULL: any, then the one found in found_method */
 	double v;
 	int found;
+	char found_method[32];
 };
 
-static void pick_metric(void *ctx, const char *metric, const char *unit, double v)
+static void pick_metric(void *ctx, const char *metric, const char *method, const char *unit,
+			double v)
 {
 	struct pick *p = ctx;
 
-	if (!p->found && !strcmp(metric, p->metric) && isfinite(v)) {
+	if (!p->found && !strcmp(metric, p->metric) && isfinite(v) &&
+	    (!p->method || !strcmp(method, p->method))) {
 		p->v = v;
 		p->found = 1;
+		snprintf(p->found_method, sizeof(p->found_method), "%s", method);
 	}
 }
 
@@ -125,7 +132,7 @@ static int build_series(const struct fb_hseries *s, const struct newround *nr, i
 	}
 	*nold = n;
 	for (int k = 0; k < nn; k++) {
-		struct pick p = { .metric = s->metric };
+		struct pick p = { .metric = s->metric, .method = s->method };
 
 		if (strcmp(nr[k].id.params, s->params))
 			continue;
@@ -305,18 +312,55 @@ static int did_ci(const struct split *t, const struct split *r, const struct fb_
 	return used > o->boot_iters / 2 ? 0 : -1;
 }
 
-/* The reference arm's series of the same metric and parameters, or NULL. */
-static const struct fb_hseries *ref_series(const struct armdata *ref, const struct fb_hseries *s)
+/*
+ * The reference arm's series of the same metric and parameters that its
+ * new rounds continue (their method's), split as split_build() does: 0
+ * with rsp filled, 1 if there is none to check, -1 on error.
+ */
+static int ref_split(const struct armdata *ref, const struct fb_hseries *s,
+		     const struct fb_cp_opts *o, struct split *rsp)
 {
-	for (int i = 0; i < ref->ns; i++)
-		if (!strcmp(ref->s[i].metric, s->metric) && !strcmp(ref->s[i].params, s->params))
-			return &ref->s[i];
-	return NULL;
+	for (int i = 0; i < ref->ns; i++) {
+		int rc;
+
+		if (strcmp(ref->s[i].metric, s->metric) || strcmp(ref->s[i].params, s->params))
+			continue;
+		rc = split_build(&ref->s[i], ref, o, rsp);
+		if (rc <= 0)
+			return rc;
+	}
+	return 1;
+}
+
+/*
+ * 1 if the new rounds measure s's metric by a method the history has no
+ * series of: their values start a new series, they do not continue s.
+ */
+static int method_changed(const struct fb_hseries *s, const struct armdata *a)
+{
+	for (int k = 0; k < a->nn; k++) {
+		struct pick p = { .metric = s->metric };
+		int known = 0;
+
+		if (strcmp(a->nr[k].id.params, s->params))
+			continue;
+		fb_hist_metrics(a->nr[k].r, pick_metric, &p);
+		if (!p.found || !strcmp(p.found_method, s->method))
+			continue;
+		for (int i = 0; i < a->ns && !known; i++)
+			known = !strcmp(a->s[i].metric, s->metric) &&
+				!strcmp(a->s[i].params, s->params) &&
+				!strcmp(a->s[i].method, p.found_method);
+		if (!known)
+			return 1;
+	}
+	return 0;
 }
 
 struct verdict {
 	int checked, failing, env, nold_max;
 	int nonew, short_hist;	/* series not checked: no new value; too little history */
+	int moved;		/* not checked: the new rounds measure it by a new method */
 	char first[512], first_env[256];
 };
 
@@ -324,12 +368,11 @@ struct verdict {
 static int host_step(const struct fb_hseries *s, const struct split *sp,
 		     const struct armdata *ref, const struct fb_cp_opts *o, double *pct)
 {
-	const struct fb_hseries *rs = ref->nn > 0 ? ref_series(ref, s) : NULL;
 	struct split rsp = { 0 };
 	double lo = NAN, hi = NAN;
 	int host = 0;
 
-	if (!rs || split_build(rs, ref, o, &rsp))
+	if (ref->nn <= 0 || ref_split(ref, s, o, &rsp))
 		return 0;
 	if (!did_ci(sp, &rsp, o, &lo, &hi)) {
 		host = s->lower_is_better ? lo <= 1 : hi >= 1;
@@ -348,11 +391,15 @@ static int check_series(const struct fb_hseries *s, const struct armdata *a,
 {
 	struct split sp = { 0 };
 	struct fb_cp c;
+	char name[200];
 	double kpct;
 	int step = split_build(s, a, o, &sp);
 
 	if (step > 0) {
-		v->nonew += sp.n == sp.nold;
+		int moved = sp.n == sp.nold && method_changed(s, a);
+
+		v->moved += moved;
+		v->nonew += sp.n == sp.nold && !moved;
 		v->short_hist += sp.n != sp.nold;
 	}
 	if (step)
@@ -361,34 +408,48 @@ static int check_series(const struct fb_hseries *s, const struct armdata *a,
 	if (sp.nold > v->nold_max)
 		v->nold_max = sp.nold;
 	step = step_of(s, &sp, o, &c);
+	fb_hseries_name(s, name, sizeof(name));
 	if (step > 0 && host_step(s, &sp, ref, o, &kpct)) {
 		if (!v->env++)
 			fb_fmt(v->first_env, sizeof(v->first_env), "%s %+.1f%%, %+.1f%% relative"
-			       " to %s", s->metric, c.pct, kpct, ref->arm);
+			       " to %s", name, c.pct, kpct, ref->arm);
 	} else if (step > 0 && !v->failing++) {
 		fb_fmt(v->first, sizeof(v->first), "%s (arm %s) starts a %+.1f%% step"
 		       " [95%% CI %+.1f%% .. %+.1f%%, p %.2g] at new round %d of %d",
-		       s->metric, s->arm, c.pct, c.ci_lo, c.ci_hi, c.p, c.pos - sp.nold + 1,
+		       name, s->arm, c.pct, c.ci_lo, c.ci_hi, c.p, c.pos - sp.nold + 1,
 		       sp.n - sp.nold);
 	}
 	free(sp.x);
 	return step < 0 ? -1 : 0;
 }
 
+/* ", 2 measured by a method new to the history (new series)", or "" */
+static void say_moved(const struct verdict *v, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (v->moved)
+		fb_fmt(buf, len, ", %d measured by a method new to the history (new series)",
+		       v->moved);
+}
+
 /*
  * Nothing checked is no pass: exit 3, and why.  A series is checked when
- * the new rounds have a value in it and its history has --min-size rounds.
+ * the new rounds have a value in it, measured by its method, and its
+ * history has --min-size rounds.
  */
 static int print_unknown(FILE *f, const struct verdict *v, const struct armdata *a,
 			 const struct fb_cp_opts *o)
 {
+	char moved[96];
+
+	say_moved(v, moved, sizeof(moved));
 	if (!a->ns)
 		fprintf(f, "history: unknown: nothing checked: the history holds no series of arm"
 			" %s (history add the earlier runs first)\n", a->arm);
 	else
 		fprintf(f, "history: unknown: nothing checked: of %d series of arm %s, %d have no"
-			" value in the %d new rounds and %d fewer than %d rounds of history"
-			" (--min-size); not shown safe\n", a->ns, a->arm, v->nonew, a->nn,
+			" value in the %d new rounds%s and %d fewer than %d rounds of history"
+			" (--min-size); not shown safe\n", a->ns, a->arm, v->nonew, a->nn, moved,
 			v->short_hist, o->min_size);
 	return 3;
 }
@@ -396,8 +457,9 @@ static int print_unknown(FILE *f, const struct verdict *v, const struct armdata 
 static void print_verdict(FILE *f, const struct verdict *v, const struct armdata *a,
 			  const struct armdata *ref)
 {
-	char env[320] = "";
+	char env[320] = "", moved[96];
 
+	say_moved(v, moved, sizeof(moved));
 	if (v->env)
 		fb_fmt(env, sizeof(env), "; %d step%s taken by %s too: the host's (%s)", v->env,
 		       v->env == 1 ? "" : "s", ref->arm, v->first_env);
@@ -406,9 +468,9 @@ static void print_verdict(FILE *f, const struct verdict *v, const struct armdata
 			v->checked, env);
 	else
 		fprintf(f, "history: pass: no regressing step starts in the %d new %s rounds"
-			" (%d series checked against up to %d rounds of history%s%s)\n", a->nn,
-			a->arm, v->checked, v->nold_max, ref->nn > 0 ? "" : "; no reference arm",
-			env);
+			" (%d series checked against up to %d rounds of history%s%s%s)\n", a->nn,
+			a->arm, v->checked, v->nold_max, moved,
+			ref->nn > 0 ? "" : "; no reference arm", env);
 }
 
 int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,

@@ -2,14 +2,17 @@
 /*
  * history_metrics.c - the metrics of one round, named as compare names
  * them ("kind:row:metric"), so a metric in `history` and in `compare`
- * output is the same thing measured the same way.
+ * output is the same thing measured the same way.  A probe row's metrics
+ * carry the row's method ("fentry", "fsession", "lock_stat", ...), the
+ * others "": the history keeps one series per method (docs/history.md).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/history/history_metrics.h"
 
-typedef void (*emit_fn)(void *ctx, const char *metric, const char *unit, double v);
+typedef void (*emit_fn)(void *ctx, const char *metric, const char *method, const char *unit,
+			double v);
 
 const char *const fb_hist_default_globs[] = {
 	"func:*:mean", "func:*:p50", "lock:*:wait_mean", "lock:*:hold_mean", "workload:*:wall",
@@ -24,13 +27,24 @@ static const struct fb_hist *find_stat(const struct fb_probe_result *p, const ch
 	return any && p->nstats ? &p->stats[0].h : NULL;
 }
 
+/* A metric of a workload, contention or extra: no probe measured it, method "". */
 static void put(emit_fn emit, void *ctx, const char *kind, const char *row, const char *m,
 		const char *unit, double v)
 {
 	char name[160];
 
 	snprintf(name, sizeof(name), "%s:%s:%s", kind, row, m);
-	emit(ctx, name, unit, v);
+	emit(ctx, name, "", unit, v);
+}
+
+/* A metric of probe row p, with the method that measured it. */
+static void pput(emit_fn emit, void *ctx, const char *kind, const struct fb_probe_result *p,
+		 const char *m, const char *unit, double v)
+{
+	char name[160];
+
+	snprintf(name, sizeof(name), "%s:%s:%s", kind, p->name, m);
+	emit(ctx, name, p->method, unit, v);
 }
 
 static void func_metrics(const struct fb_probe_result *p, emit_fn emit, void *ctx)
@@ -39,14 +53,14 @@ static void func_metrics(const struct fb_probe_result *p, emit_fn emit, void *ct
 
 	if (!h)
 		return;
-	put(emit, ctx, "func", p->name, "calls", "count", (double)h->count);
-	put(emit, ctx, "func", p->name, "total", "ns", (double)h->sum);
+	pput(emit, ctx, "func", p, "calls", "count", (double)h->count);
+	pput(emit, ctx, "func", p, "total", "ns", (double)h->sum);
 	if (!h->count)
 		return;
-	put(emit, ctx, "func", p->name, "mean", "ns", fb_hist_mean(h));
-	put(emit, ctx, "func", p->name, "p50", "ns", fb_hist_percentile(h, 50));
-	put(emit, ctx, "func", p->name, "p90", "ns", fb_hist_percentile(h, 90));
-	put(emit, ctx, "func", p->name, "p99", "ns", fb_hist_percentile(h, 99));
+	pput(emit, ctx, "func", p, "mean", "ns", fb_hist_mean(h));
+	pput(emit, ctx, "func", p, "p50", "ns", fb_hist_percentile(h, 50));
+	pput(emit, ctx, "func", p, "p90", "ns", fb_hist_percentile(h, 90));
+	pput(emit, ctx, "func", p, "p99", "ns", fb_hist_percentile(h, 99));
 }
 
 static void lock_metrics(const struct fb_probe_result *p, emit_fn emit, void *ctx)
@@ -54,20 +68,20 @@ static void lock_metrics(const struct fb_probe_result *p, emit_fn emit, void *ct
 	const struct fb_hist *w = find_stat(p, "wait", 0), *h = find_stat(p, "hold", 0);
 
 	if (w || h)
-		put(emit, ctx, "lock", p->name, "acquisitions", "count",
-		    (double)(h ? h->count : w->count));
+		pput(emit, ctx, "lock", p, "acquisitions", "count",
+		     (double)(h ? h->count : w->count));
 	if (w) {
-		put(emit, ctx, "lock", p->name, "wait_total", "ns", (double)w->sum);
+		pput(emit, ctx, "lock", p, "wait_total", "ns", (double)w->sum);
 		if (w->count)
-			put(emit, ctx, "lock", p->name, "wait_mean", "ns", fb_hist_mean(w));
+			pput(emit, ctx, "lock", p, "wait_mean", "ns", fb_hist_mean(w));
 	}
 	if (!h)
 		return;
-	put(emit, ctx, "lock", p->name, "hold_total", "ns", (double)h->sum);
+	pput(emit, ctx, "lock", p, "hold_total", "ns", (double)h->sum);
 	if (h->count)
-		put(emit, ctx, "lock", p->name, "hold_mean", "ns", fb_hist_mean(h));
+		pput(emit, ctx, "lock", p, "hold_mean", "ns", fb_hist_mean(h));
 	if (h->count && fb_hist_percentile(h, 100) > 0)
-		put(emit, ctx, "lock", p->name, "hold_p99", "ns", fb_hist_percentile(h, 99));
+		pput(emit, ctx, "lock", p, "hold_p99", "ns", fb_hist_percentile(h, 99));
 }
 
 static void other_metrics(const struct fb_probe_result *p, emit_fn emit, void *ctx)
@@ -78,13 +92,13 @@ static void other_metrics(const struct fb_probe_result *p, emit_fn emit, void *c
 		char m[24];
 
 		snprintf(m, sizeof(m), "%.15s_count", p->stats[i].name);
-		put(emit, ctx, "probe", p->name, m, "count", (double)h->count);
+		pput(emit, ctx, "probe", p, m, "count", (double)h->count);
 		if (!h->count)
 			continue;
 		snprintf(m, sizeof(m), "%.15s_mean", p->stats[i].name);
-		put(emit, ctx, "probe", p->name, m, unit, fb_hist_mean(h));
+		pput(emit, ctx, "probe", p, m, unit, fb_hist_mean(h));
 		snprintf(m, sizeof(m), "%.15s_p99", p->stats[i].name);
-		put(emit, ctx, "probe", p->name, m, unit, fb_hist_percentile(h, 99));
+		pput(emit, ctx, "probe", p, m, unit, fb_hist_percentile(h, 99));
 	}
 }
 

@@ -10,9 +10,15 @@
 
 #include "model/fb.h"
 
-/* Calls emit(metric, unit, value) for each metric compare would show for r. */
+/*
+ * Calls emit(metric, method, unit, value) for each metric compare would show
+ * for r.  method: the probe row's observer method ("fentry", "fsession",
+ * "lock_stat", ...; the row's "method" in the results file) for func, lock
+ * and probe metrics, "" for workload, contention and extra metrics.
+ */
 void fb_hist_metrics(const struct fb_result *r,
-		     void (*emit)(void *ctx, const char *metric, const char *unit, double v),
+		     void (*emit)(void *ctx, const char *metric, const char *method,
+				  const char *unit, double v),
 		     void *ctx);
 /* 1 lower is better, 0 higher is better, -1 neither (counts), from the name. */
 int fb_hist_metric_direction(const char *metric, const char *unit);

@@ -23,6 +23,12 @@
 #define MT	12
 #define MB	34
 
+/* why one metric can have several series */
+static const char per_method[] =
+	"One series per arm, parameters and probe method (in brackets after the metric:"
+	" the observer's own cost is inside the measured window), so a change of method"
+	" starts a new series and is never reported as a step.";
+
 /* how the series are ordered, for the plots' x axis */
 static const char *x_order = "by start time";
 
@@ -135,14 +141,26 @@ static int each_cp(FILE *f, const struct found *fd, int n,
 	return count;
 }
 
+/* " [fsession]" after a series' metric, or nothing when its method is "". */
+static void method_suffix(const struct fb_hseries *s, char *buf, size_t len)
+{
+	if (s->method[0])
+		fb_fmt(buf, len, " [%s]", s->method);
+	else
+		buf[0] = '\0';
+}
+
 static void md_cp_row(FILE *f, const struct cells *x, int first)
 {
+	char m[40];
+
 	if (first)
 		fprintf(f, "| metric | arm | params | at | started | before | after |"
 			" change | 95%% CI | p | last before | first after |\n"
 			"|---|---|---|--:|---|--:|--:|--:|--:|--:|---|---|\n");
-	fprintf(f, "| `%s` | %s | %s | #%d | %s | %s | %s | %+.1f%% | %s | %.3f | %s | %s |\n",
-		x->s->metric, x->s->arm, x->s->params[0] ? x->s->params : "-", x->c->pos,
+	method_suffix(x->s, m, sizeof(m));
+	fprintf(f, "| `%s`%s | %s | %s | #%d | %s | %s | %s | %+.1f%% | %s | %.3f | %s | %s |\n",
+		x->s->metric, m, x->s->arm, x->s->params[0] ? x->s->params : "-", x->c->pos,
 		x->s->p[x->c->pos].started, x->before, x->after, x->c->pct, x->ci, x->c->p, x->kb,
 		x->ka);
 }
@@ -163,7 +181,7 @@ static void md_series_rows(FILE *f, const struct found *fd, int n)
 		int lo = fd[i].ncp ? fd[i].cp[fd[i].ncp - 1].pos : 0;
 		double *v = malloc(sizeof(*v) * (size_t)(s->n - lo));
 		struct fb_hist_kstat ks;
-		char m[32] = "-";
+		char m[32] = "-", meth[40];
 
 		if (v) {
 			for (int k = lo; k < s->n; k++)
@@ -172,9 +190,11 @@ static void md_series_rows(FILE *f, const struct found *fd, int n)
 			free(v);
 		}
 		fb_hist_kernel_steps(s, fd[i].cp, fd[i].ncp, FB_HIST_KTOL, &ks);
-		fprintf(f, "| `%s` | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n",
-			s->metric, s->arm, s->params[0] ? s->params : "-", s->n, s->p[0].started,
-			s->p[s->n - 1].started, m, fd[i].ncp, ks.cps_at, ks.changes, ks.found);
+		method_suffix(s, meth, sizeof(meth));
+		fprintf(f, "| `%s`%s | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n",
+			s->metric, meth, s->arm, s->params[0] ? s->params : "-", s->n,
+			s->p[0].started, s->p[s->n - 1].started, m, fd[i].ncp, ks.cps_at,
+			ks.changes, ks.found);
 	}
 }
 
@@ -199,8 +219,9 @@ static void md_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_op
 	fprintf(f, "# foliobench history\n\n%d change point%s in %d series from `%s` (%s).\n"
 		"E-divisive means on ranks, permutation test alpha %g (%d permutations),"
 		" segments of at least %d rounds, seed %llu; CI: bootstrap of the ratio of"
-		" segment medians. Rounds %s.\n\n## Change points\n\n", ncp, ncp == 1 ? "" : "s",
-		n, db, when, o->alpha, o->perms, o->min_size, (unsigned long long)o->seed, x_order);
+		" segment medians. Rounds %s. %s\n\n## Change points\n\n", ncp, ncp == 1 ? "" : "s",
+		n, db, when, o->alpha, o->perms, o->min_size, (unsigned long long)o->seed, x_order,
+		per_method);
 	md_cp_rows(f, fd, n);
 	fprintf(f, "\n## Series\n\n");
 	md_series_rows(f, fd, n);
@@ -359,6 +380,16 @@ static void svg_plot(FILE *f, const struct found *fd)
 	fputs("</svg>\n", f);
 }
 
+/* " [fsession]" after a series' metric, or nothing when its method is "". */
+static void html_method(FILE *f, const struct fb_hseries *s)
+{
+	if (!s->method[0])
+		return;
+	fputs(" [", f);
+	fb_html_esc(f, s->method);
+	fputc(']', f);
+}
+
 static void html_cp_row(FILE *f, const struct cells *x, int first)
 {
 	if (first)
@@ -370,7 +401,9 @@ static void html_cp_row(FILE *f, const struct cells *x, int first)
 		      "</thead><tbody>\n", f);
 	fprintf(f, "<tr><td class=\"l\"><a href=\"#s%d\">", x->series);
 	fb_html_esc(f, x->s->metric);
-	fputs("</a></td><td class=\"l\">", f);
+	fputs("</a>", f);
+	html_method(f, x->s);
+	fputs("</td><td class=\"l\">", f);
 	fb_html_esc(f, x->s->arm);
 	fputs("</td><td class=\"l\">", f);
 	fb_html_esc(f, x->s->params[0] ? x->s->params : "-");
@@ -402,10 +435,10 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 	fb_html_esc(f, db);
 	fprintf(f, "</code>, %s. Change points: E-divisive means on ranks, permutation test alpha"
 		" %g (%d permutations), segments of at least %d rounds; CI: bootstrap of the ratio"
-		" of segment medians. Rounds %s. Plots: rounds as points (hollow: outside the"
+		" of segment medians. Rounds %s. %s Plots: rounds as points (hollow: outside the"
 		" 1st..99th percentile, drawn at the edge), blue: running median of 5 rounds,"
 		" orange: segment medians, red: change points.</p>\n<h2>Change points</h2>\n",
-		when, o->alpha, o->perms, o->min_size, x_order);
+		when, o->alpha, o->perms, o->min_size, x_order, per_method);
 	html_cp_table(f, fd, n);
 	fputs("<h2>Series</h2>\n", f);
 	for (int i = 0; i < n; i++) {
@@ -413,7 +446,9 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 
 		fprintf(f, "<h3 id=\"s%d\"><code>", i);
 		fb_html_esc(f, s->metric);
-		fputs("</code> arm ", f);
+		fputs("</code>", f);
+		html_method(f, s);
+		fputs(" arm ", f);
 		fb_html_esc(f, s->arm);
 		if (s->params[0]) {
 			fputs(", ", f);

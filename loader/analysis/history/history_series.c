@@ -82,16 +82,28 @@ int fb_hdb_rounds(struct fb_hdb *h, int (*fn)(const struct fb_hround *r, void *c
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Appends a point to the last series, or starts one when metric, arm or params change. */
+/* 1 if the row at st belongs to series s: the same metric, arm, params and method. */
+static int same_series(const struct fb_hseries *s, sqlite3_stmt *st)
+{
+	static const int col[] = { 0, 2, 3, 12 };
+	const char *have[] = { s->metric, s->arm, s->params, s->method };
+
+	for (int i = 0; i < 4; i++) {
+		const unsigned char *t = sqlite3_column_text(st, col[i]);
+
+		if (strcmp(have[i], t ? (const char *)t : ""))
+			return 0;
+	}
+	return 1;
+}
+
+/* Appends a point to the last series, or starts one when metric, arm, params or method change. */
 static int series_push(struct fb_hseries **v, int *n, int *cap, sqlite3_stmt *st)
 {
-	const char *metric = (const char *)sqlite3_column_text(st, 0);
-	const char *arm = (const char *)sqlite3_column_text(st, 2);
-	const char *params = (const char *)sqlite3_column_text(st, 3);
 	struct fb_hseries *s = *n ? &(*v)[*n - 1] : NULL;
 	struct fb_hpoint *p;
 
-	if (!s || strcmp(s->metric, metric) || strcmp(s->arm, arm) || strcmp(s->params, params)) {
+	if (!s || !same_series(s, st)) {
 		if (*n == *cap) {
 			struct fb_hseries *nv = realloc(*v, sizeof(**v) * (size_t)(*cap * 2 + 16));
 
@@ -102,10 +114,11 @@ static int series_push(struct fb_hseries **v, int *n, int *cap, sqlite3_stmt *st
 		}
 		s = &(*v)[(*n)++];
 		memset(s, 0, sizeof(*s));
-		snprintf(s->metric, sizeof(s->metric), "%s", metric);
+		fb_hdb_col(st, 0, s->metric, sizeof(s->metric));
 		fb_hdb_col(st, 1, s->unit, sizeof(s->unit));
-		snprintf(s->arm, sizeof(s->arm), "%s", arm);
-		snprintf(s->params, sizeof(s->params), "%s", params);
+		fb_hdb_col(st, 2, s->arm, sizeof(s->arm));
+		fb_hdb_col(st, 3, s->params, sizeof(s->params));
+		fb_hdb_col(st, 12, s->method, sizeof(s->method));
 		s->lower_is_better = fb_hist_metric_direction(s->metric, s->unit);
 	}
 	/* grow in powers of two: n is a power of two exactly when full */
@@ -138,14 +151,15 @@ int fb_hdb_series(struct fb_hdb *h, const char *const *globs, int nglobs, const 
 	*out = NULL;
 	off = (size_t)snprintf(sql, sizeof(sql), "%s",
 		"SELECT s.metric, s.unit, r.arm, r.params, r.id, s.value, r.started, r.build_id,"
-		" r.commit_id, r.label, r.sha256, r.content FROM samples s JOIN rounds r ON r.id = s.round_id"
+		" r.commit_id, r.label, r.sha256, r.content, s.method"
+		" FROM samples s JOIN rounds r ON r.id = s.round_id"
 		" WHERE (?1 IS NULL OR r.arm = ?1) AND (");
 	for (int i = 0; i < (nglobs ? nglobs : 1) && off < sizeof(sql); i++)
 		off += (size_t)snprintf(sql + off, sizeof(sql) - off, "%ss.metric GLOB ?%d",
 					i ? " OR " : "", i + 2);
 	if (off < sizeof(sql))
-		snprintf(sql + off, sizeof(sql) - off, ") ORDER BY s.metric, r.arm, r.params, %s",
-			 h->by_added ? "r.id" : "r.started, r.id");
+		snprintf(sql + off, sizeof(sql) - off, ") ORDER BY s.metric, r.arm, r.params,"
+			 " s.method, %s", h->by_added ? "r.id" : "r.started, r.id");
 	if (nglobs > 64 || sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(h->db));
 		return -1;
@@ -168,6 +182,15 @@ int fb_hdb_series(struct fb_hdb *h, const char *const *globs, int nglobs, const 
 	}
 	trim_series(h, *out, n);
 	return n;
+}
+
+const char *fb_hseries_name(const struct fb_hseries *s, char *buf, size_t len)
+{
+	if (s->method[0])
+		fb_fmt(buf, len, "%s [%s]", s->metric, s->method);
+	else
+		fb_fmt(buf, len, "%s", s->metric);
+	return buf;
 }
 
 void fb_hseries_free(struct fb_hseries *s, int n)

@@ -27,6 +27,7 @@ struct fb_hseries {
 	char unit[8];
 	char arm[64];
 	char params[256];
+	char method[32];	/* the probe's observer; "": none or unknown */
 	int lower_is_better;	/* 1, 0, or -1 for counts with no better direction */
 	int n;
 	struct fb_hpoint *p;
@@ -35,11 +36,16 @@ struct fb_hseries {
 /*
  * Every series whose metric matches one of the globs (sqlite GLOB, "*"
  * if nglobs is 0) and whose arm is arm (NULL: any), ordered by metric,
- * arm, params; points by started.  Returns the count (*out malloc'd; free
- * with fb_hseries_free), or -1 with err.
+ * arm, params, method; points by started.  A series is one (metric, arm,
+ * params, method): values measured by different methods are never in one
+ * series.  Returns the count (*out malloc'd; free with fb_hseries_free),
+ * or -1 with err.
  */
 int fb_hdb_series(struct fb_hdb *db, const char *const *globs, int nglobs, const char *arm,
 		  struct fb_hseries **out, char *err, size_t errlen);
 void fb_hseries_free(struct fb_hseries *s, int n);
+
+/* "func:x:p50 [fsession]", or the metric alone when the method is ""; buf. */
+const char *fb_hseries_name(const struct fb_hseries *s, char *buf, size_t len);
 
 #endif /* FB_HISTORY_SERIES_H */
