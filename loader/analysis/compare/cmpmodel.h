@@ -85,6 +85,8 @@ struct fb_cmp {
 	struct fb_row *rows;
 };
 
+/* 0 if every round of both sides has the same probes and workloads; -1 with err. */
+int fb_cmp_validate(const struct fb_cmp *c, char *err, size_t errlen);
 /* Builds rows from loaded sides; -1 with err on mismatched sets. */
 int fb_cmp_build(struct fb_cmp *c, char *err, size_t errlen);
 /* Frees the rows and both sides' rounds; or only the rows (to build again). */
