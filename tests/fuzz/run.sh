@@ -24,7 +24,7 @@ lib=(loader/model/results.c loader/model/results_scan.c loader/model/hist.c load
      loader/util/util.c)
 if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_results" 2>"$out/build.log" ||
-   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/compare/cmpmodel.c loader/analysis/compare/render.c \
+   ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/compare/cmpmodel.c loader/analysis/compare/cmpvalidate.c loader/analysis/compare/render.c \
 		loader/analysis/gate/gatemodel.c loader/analysis/gate/noise.c loader/analysis/gate/expect.c loader/analysis/compare/gatedefs.c loader/analysis/compare/stats.c "${lib[@]}" \
 	-ljson-c -lm -o "$out/fuzz_compare" 2>>"$out/build.log" ||
    ! "${cc[@]}" tests/fuzz/fuzz_rounds.c loader/model/rounds.c "${lib[@]}" -ljson-c -lm \

@@ -9,6 +9,8 @@
 #include "analysis/compare/gatedefs.h"
 #include "util/util.h"
 
+const char fb_gate_metrics_default[] = FB_GATE_METRICS;
+
 int fb_gate_match(const char *id, const char *globs)
 {
 	return fb_match_globs(id, globs);
@@ -17,7 +19,7 @@ int fb_gate_match(const char *id, const char *globs)
 const char *fb_gate_metrics_preset(const char *s)
 {
 	if (!s || !strcmp(s, "default"))
-		return FB_GATE_METRICS;
+		return fb_gate_metrics_default;
 	if (!strcmp(s, "p50"))
 		return FB_GATE_METRICS_P50;
 	if (!strcmp(s, "tail"))
@@ -27,7 +29,7 @@ const char *fb_gate_metrics_preset(const char *s)
 
 const char *fb_gate_metrics_for(const struct fb_cmp *c, const char *m)
 {
-	if (m && m != (const char *)FB_GATE_METRICS)
+	if (m && m != fb_gate_metrics_default)
 		return m;	/* chosen with --metrics */
 	if (fb_cmp_icount(c))
 		return FB_GATE_METRICS_ICOUNT;

@@ -30,6 +30,12 @@
 /* icount rounds agree to 0.01-0.2% (reports/clock/): a 0.5% step is visible */
 #define FB_GATE_THR_PCT_ICOUNT	0.5
 
+/*
+ * The default list as one object: --metrics default (or none) yields this
+ * pointer, and fb_gate_metrics_for() swaps it for the clock mode's default.
+ */
+extern const char fb_gate_metrics_default[];
+
 /* --metrics: a preset name (default, p50, tail; NULL: default) or the list itself */
 const char *fb_gate_metrics_preset(const char *s);
 /* The default metrics for these rounds' clock mode, or m if it was chosen. */

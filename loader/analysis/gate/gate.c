@@ -657,7 +657,7 @@ int cmd_gate(int argc, char **argv)
 {
 	struct gate_cli g = {
 		.ca = { .cmd = "gate", .alpha = FB_GATE_ALPHA, .alpha_max = 0.25 },
-		.o = { .metrics = GATE_DEFAULT_METRICS, .thr_pct = -1,
+		.o = { .metrics = fb_gate_metrics_default, .thr_pct = -1,
 		       .beta = FB_GATE_BETA },
 		.sq = { .spending = FB_SPEND_POCOCK },
 	};
