@@ -25,6 +25,7 @@ static char tmp[256];
 
 static uint64_t rng = 7;
 static enum fb_clock clock_kind = FB_CLOCK_ICOUNT;	/* the rounds' clock */
+static const char *gdp_method_s2 = "fentry";	/* get_device_parent's method in s@2 */
 
 static double urand(void)
 {
@@ -38,14 +39,15 @@ struct pfx {
 	double gdp_ns, small_ns;
 };
 
-static void func(struct fb_result *r, const char *name, uint64_t calls, double mean)
+static void func(struct fb_result *r, const char *name, uint64_t calls, double mean,
+		 const char *method)
 {
 	struct fb_probe_result *p = &r->probes[r->nprobes++];
 
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	p->kind = FB_FUNC;
 	p->status = FB_ATTACHED;
-	snprintf(p->method, sizeof(p->method), "fentry");
+	snprintf(p->method, sizeof(p->method), "%s", method);
 	p->nstats = 1;
 	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "latency");
 	snprintf(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "ns");
@@ -64,9 +66,10 @@ static struct fb_result *mkres(const struct pfx *s, const char *arm, double nois
 	snprintf(r->label, sizeof(r->label), "%s", arm);
 	snprintf(r->host.arm, sizeof(r->host.arm), "%s", arm);
 	r->host.clock = clock_kind;
-	func(r, "kernfs_activate", s->activate_calls, 20000);
-	func(r, "get_device_parent", 100, s->gdp_ns * f);
-	func(r, "kernfs_new_node", 400, s->small_ns * f);
+	func(r, "kernfs_activate", s->activate_calls, 20000, "fentry");
+	func(r, "get_device_parent", 100, s->gdp_ns * f,
+	     strcmp(arm, "s@2") ? "fentry" : gdp_method_s2);
+	func(r, "kernfs_new_node", 400, s->small_ns * f, "fentry");
 	p = &r->probes[r->nprobes++];
 	snprintf(p->name, sizeof(p->name), "kernfs_idr_lock");
 	p->kind = FB_LOCK;
@@ -224,6 +227,37 @@ static void test_icount_family(void)
 	clock_kind = FB_CLOCK_ICOUNT;
 }
 
+/*
+ * get_device_parent measured by another method in s@2 only: its steps 2 and
+ * 3 compare two methods (inconclusive, no p-value, out of the Holm family),
+ * the calls still count, and the whole series (fentry both ends) decides.
+ */
+static void test_method_family(void)
+{
+	struct fb_attrib a, b;
+	char err[256];
+	const struct fb_attrib_row *x;
+
+	write_dir(8, 0.002);
+	CHECK(fb_attrib_open(&a, tmp, 0.05, 2, err, sizeof(err)) == 0, "one method: table builds");
+	gdp_method_s2 = "fsession";
+	write_dir(8, 0.002);
+	gdp_method_s2 = "fentry";
+	CHECK(fb_attrib_open(&b, tmp, 0.05, 2, err, sizeof(err)) == 0, "s@2 by fsession: table builds");
+	x = row(&b, "get_device_parent", "mean");
+	CHECK(x && x->step[1].v == FB_V_INCONCLUSIVE && !x->step[1].tested &&
+	      x->step[2].v == FB_V_INCONCLUSIVE && !x->step[2].tested,
+	      "methods differ at steps 2 and 3: inconclusive, untested");
+	CHECK(x && moved(&x->whole) && x->whole.tested, "the whole series, one method: decided");
+	x = row(&b, "get_device_parent", "calls");
+	CHECK(x && x->step[1].exact && x->step[1].v != FB_V_INCONCLUSIVE,
+	      "calls are compared across methods");
+	printf("# Holm family: %d cells one method, %d with s@2 by fsession\n", a.family, b.family);
+	CHECK(b.family < a.family, "method-mismatched cells leave the Holm family");
+	fb_attrib_free(&a);
+	fb_attrib_free(&b);
+}
+
 static int file_has(const char *path, const char *needle)
 {
 	char buf[65536];
@@ -322,6 +356,7 @@ int main(void)
 	test_few_rounds();
 	test_render();
 	test_icount_family();
+	test_method_family();
 	bad_meta("{", "unreadable per-patch.json: one error line");
 	bad_meta("{ \"schema\": \"foliobench-ab\", \"prefixes\": [] }", "wrong schema: error");
 	bad_meta("{ \"schema\": \"foliobench-per-patch\", "

@@ -129,7 +129,12 @@ static void fill_cell(struct fb_attrib_cell *c, const struct fb_metric *m, int i
 	c->delta = m->new - m->base;
 	c->pct = m->st.delta_pct;
 	c->exact = m->deterministic;
-	c->tested = m->st.have_mwu && !c->exact;
+	/*
+	 * A timing whose two sides were measured by different observer methods
+	 * is inconclusive (compare) and tests nothing: not in the Holm family,
+	 * where it would only raise every other cell's adjusted p.
+	 */
+	c->tested = m->st.have_mwu && !c->exact && !m->incomparable;
 	if (c->tested)
 		c->p = m->st.mwu.p_two;
 	if (c->tested && icount &&

@@ -195,7 +195,8 @@ static void legend(FILE *f, const struct fb_attrib *a, enum fb_fmt fmt)
 		fmt == FB_FMT_TEXT ? "[N%]" : "\"% of total\"", cont);
 	if (fmt == FB_FMT_TEXT)
 		fprintf(f, "%s= no change (exact or 0), ~ no change, ? inconclusive (fewer than 3 "
-			"rounds, or not significant after Holm).\n", b);
+			"rounds, not significant after Holm,\n%s  or timed by different observer "
+			"methods: outside the Holm family).\n", b, b);
 	if (!strcmp(a->clock, "icount"))
 		fprintf(f, "%sicount clock: times are virtual ns (instructions x 2^shift); the Holm "
 			"family's p-values are Welch's t on logs (the gate's icount test).\n", b);
