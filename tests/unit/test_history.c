@@ -587,6 +587,38 @@ static void test_methods(void)
 	       "report: series named with their method, no change point");
 }
 
+/*
+ * Rounds that started in the same second (copies of one run with other
+ * numbers: the gate's calibration archives) take the same places in a
+ * series whatever order they were added in, so two DBs built from the same
+ * files report the same change points.
+ */
+static void test_tie_order(void)
+{
+	char db[2][256], da[256], dbb[256];
+	struct fb_hseries *s[2] = { NULL, NULL };
+	int n[2], l, same;
+
+	fb_fmt(da, sizeof(da), "%s/tie-a", tmp);
+	fb_fmt(dbb, sizeof(dbb), "%s/tie-b", tmp);
+	write_rounds(da, "patched", 0, 6, 1000);
+	write_rounds(dbb, "patched", 0, 6, 1300);	/* the same start times */
+	for (int k = 0; k < 2; k++) {
+		fb_fmt(db[k], sizeof(db[k]), "%s/tie-%d.db", tmp, k);
+		CHECKF(run(&l, "add", "--db", db[k], k ? dbb : da, NULL) == 0 &&
+		       run(&l, "add", "--db", db[k], k ? da : dbb, NULL) == 0,
+		       "tie %d: add both directories, %s first", k, k ? "b" : "a");
+		n[k] = series_of(db[k], "func:nft_trans_alloc:p50", &s[k]);
+	}
+	same = n[0] == 1 && n[1] == 1 && s[0][0].n == 12 && s[1][0].n == 12;
+	for (int i = 0; same && i < 12; i++)
+		same = s[0][0].p[i].v == s[1][0].p[i].v;
+	CHECKF(same, "rounds with equal start times: one order whatever was added first "
+	       "(%d, %d series)", n[0], n[1]);
+	for (int k = 0; k < 2; k++)
+		fb_hseries_free(s[k], n[k] > 0 ? n[k] : 0);
+}
+
 /* fb_history_gate() with its line in out (newline dropped); its exit status. */
 static int gate_line(const char *db, const char *dir, const struct fb_cp_opts *o, char *out,
 		     size_t len)
@@ -725,6 +757,7 @@ int main(void)
 	test_methods();
 	test_method_gate();
 	test_migration_v3();
+	test_tie_order();
 	fb_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
 	if (system(cmd))
 		printf("# could not remove %s\n", tmp);

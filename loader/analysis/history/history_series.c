@@ -53,7 +53,7 @@ int fb_hdb_rounds(struct fb_hdb *h, int (*fn)(const struct fb_hround *r, void *c
 		"SELECT id, started, label, arm, build_id, config_sha256, release, cmdline,"
 		" commit_id, params, source, sha256, content,"
 		" (SELECT count(*) FROM samples WHERE round_id = rounds.id)"
-		" FROM rounds ORDER BY started, id";
+		" FROM rounds ORDER BY started, sha256, id";
 	struct fb_hround r;
 	sqlite3_stmt *st;
 	int rc;
@@ -159,7 +159,7 @@ int fb_hdb_series(struct fb_hdb *h, const char *const *globs, int nglobs, const 
 					i ? " OR " : "", i + 2);
 	if (off < sizeof(sql))
 		snprintf(sql + off, sizeof(sql) - off, ") ORDER BY s.metric, r.arm, r.params,"
-			 " s.method, %s", h->by_added ? "r.id" : "r.started, r.id");
+			 " s.method, %s", h->by_added ? "r.id" : "r.started, r.sha256, r.id");
 	if (nglobs > 64 || sqlite3_prepare_v2(h->db, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "history DB: %s", sqlite3_errmsg(h->db));
 		return -1;
