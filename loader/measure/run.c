@@ -348,7 +348,7 @@ int cmd_run(int argc, char **argv)
 		free(r);
 		return r ? 2 : 1;
 	}
-	fb_sysinfo(r);
+	fb_sysinfo(r, o.out);
 	snprintf(r->label, sizeof(r->label), "%s", o.label ? o.label : r->host.arm);
 	record_params(r, &o.params);
 	catch_stop_signals();

@@ -4,6 +4,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -139,7 +140,42 @@ static void cmdline_clock(const char *cmdline, struct fb_result *r)
 		r->host.icount_shift = atoi(p + strlen("foliobench.icount_shift="));
 }
 
-void fb_sysinfo(struct fb_result *r)
+/*
+ * The wall-clock time an instruction-paced guest can trust.  Its system
+ * clock runs on virtual time, and -icount sleep=off jumps every idle
+ * stretch to the next timer, so it gains on the host by seconds per boot
+ * and by hours over a long one (rounds of one boot were stamped up to 11 h
+ * ahead, out of order).  The guest's files are the host's, over 9p, and a
+ * file it creates there is stamped by the host's clock: a scratch file
+ * beside the results gives the host's time, to the second.  0 with *t set,
+ * or -1 (results to stdout, or no such directory): the system clock stands.
+ */
+static int host_time_file(const char *out, time_t *t)
+{
+	char path[4200];
+	const char *slash = strrchr(out, '/');
+	struct stat st;
+	int fd, rc;
+
+	if (!strcmp(out, "-"))
+		return -1;
+	if (slash)
+		snprintf(path, sizeof(path), "%.*s/.fb-clock.XXXXXX", (int)(slash - out), out);
+	else
+		snprintf(path, sizeof(path), ".fb-clock.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	rc = fstat(fd, &st);
+	close(fd);
+	unlink(path);
+	if (rc < 0)
+		return -1;
+	*t = st.st_mtim.tv_sec;
+	return 0;
+}
+
+void fb_sysinfo(struct fb_result *r, const char *out)
 {
 	struct utsname u;
 	time_t now = time(NULL);
@@ -147,8 +183,6 @@ void fb_sysinfo(struct fb_result *r)
 
 	r->schema_version = FB_SCHEMA_VERSION;
 	snprintf(r->tool_version, sizeof(r->tool_version), "%s", FB_VERSION);
-	gmtime_r(&now, &tm);
-	strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (!uname(&u)) {
 		snprintf(r->host.release, sizeof(r->host.release), "%s", u.release);
 		snprintf(r->host.version, sizeof(r->host.version), "%s", u.version);
@@ -162,6 +196,10 @@ void fb_sysinfo(struct fb_result *r)
 	cmdline_word(r->host.cmdline, "foliobench.arm=", r->host.arm, sizeof(r->host.arm));
 	machine_name(r->host.cmdline, r->host.hostname, sizeof(r->host.hostname));
 	cmdline_clock(r->host.cmdline, r);
+	if (r->host.clock == FB_CLOCK_ICOUNT)
+		host_time_file(out, &now);	/* on failure, the system clock's time stands */
+	gmtime_r(&now, &tm);
+	strftime(r->started, sizeof(r->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 void fb_extra_set(struct fb_result *r, const char *key, double val)

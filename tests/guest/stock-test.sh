@@ -81,14 +81,24 @@ for v in ${FB_STOCK_KERNELS:-7.3}; do
 	t "$k: fetched, checked and cached ($dir)" test -f "$dir/.ready" -a -f "$dir/initrd.cpio"
 	[ -f "$dir/.ready" ] || { tail -5 "$res/stock-$v.log" | sed 's/^/#   /'; continue; }
 	echo "# $k: fetch + unpack + initramfs $(echo "$t1 - $t0" | bc)s ($([ $cold = 1 ] && echo cold || echo cached)), $(du -sm "${FB_CACHE:-/var/cache/foliobench}/stock/dl" | cut -f1) MiB of packages"
+	# (the guest idles an hour first: icount's sleep=off jumps the guest's clock
+	# over it in no host time, so a round stamped by that clock would be
+	# an hour ahead of the host's)
+	b0=$(date +%s)
 	"$fb" vm --kernel "$k" --clock icount --results "$res" --log "$res/stock-$v-console.log" -- \
-		./foliobench run --workload nft --workload sysfs --out "$j" >"$res/stock-$v.out" 2>&1
+		bash -c "sleep 3600 && ./foliobench run --workload nft --workload sysfs --out '$j'" \
+		>"$res/stock-$v.out" 2>&1
 	rc=$?
+	b1=$(date +%s)
 	grep '^foliobench: vm: exit' "$res/stock-$v.out" | sed 's/^/# /'
 	t "$k: boots (icount) and runs nft + sysfs under every row, no splat (vm rc=$rc)" test $rc = 0
 	[ -f "$j" ] || { tail -20 "$res/stock-$v.out" | sed 's/^/#   /'; continue; }
 	t "$k: the guest runs Debian's kernel ($(jq -r .host.kernel_release "$j"))" \
 		bash -c "[[ '$(jq -r .host.kernel_release "$j")' == $v*-amd64 ]]"
+	# an icount guest's own clock gains on the host's: the round is stamped from its RTC
+	st=$(date -d "$(jq -r .started "$j")" +%s 2>/dev/null || echo 0)
+	t "$k: the round's start ($(jq -r .started "$j")) is the host's time, inside the boot ($(date -u -d @$b0 +%T)..$(date -u -d @$b1 +%T))" \
+		test "$st" -ge $((b0 - 1)) -a "$st" -le $((b1 + 1))
 	trans=$(op "$j" nft trans_objects) passes=$(op "$j" nft destroy_passes)
 	# function rows: one fsession program where the kernel has them (7.x), else fentry/fexit
 	fm=fentry
