@@ -15,7 +15,7 @@ t "report on the main job's rounds: exit $rc, report.md and report.html in DIR" 
 ops=$(jq -r '.workloads[]?.ops // {} | keys[]' "$dir"/baseline/round-1.json | sort -u)
 n=$(echo "$ops" | grep -c .)
 cells=$(grep -o '<td class="l ops">[^<]*' "$dir/report.html")
-miss=$(for o in $ops; do echo "$cells" | grep -q "$o=" || echo "$o"; done | tr "\n" " ")
+miss=$(for o in $ops; do grep -q "$o=" <<<"$cells" || echo "$o"; done | tr "\n" " ")
 t "HTML ops cells list all $n op counts of the rounds (missing: ${miss:-none})" \
 	test "$n" -gt 5 -a -z "${miss// /}"
 t "HTML ops cells wrap (td.ops white-space:normal)" \
