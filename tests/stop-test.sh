@@ -93,7 +93,7 @@ case " $cases " in *" timeout "*) ;; *) exit 0 ;; esac
 
 # `timeout 5`, as the issue ran it: SIGTERM to the whole process group.
 # The workload runs four times over so that the run outlasts the timeout
-# on a fast idle machine too (one nft run took 4.9 s on a new machine, and
+# on a fast idle machine too (in a CI run on a new machine one nft run
 # finished inside `timeout 5`); the netns checked is the one of the last
 # workload child seen before the timeout, the results' last workload is
 # the one that must say interrupted.
@@ -108,7 +108,7 @@ ns=
 while kill -0 "$tpid" 2>/dev/null; do
 	c=$(pgrep -f -- "^$fb run .*--label $label( |$)" | sort -n | tail -1)
 	n=$(readlink /proc/"${c:-0}"/ns/net 2>/dev/null | tr -dc 0-9)
-	[ -n "$c" ] && [ "$c" != "${parent:-0}" ] && [ -n "$n" ] && ns=$n
+	[ "${c:-0}" != "${parent:-0}" ] && [ -n "$n" ] && ns=$n
 	sleep 0.1
 done
 wait $tpid

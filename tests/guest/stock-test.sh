@@ -95,7 +95,8 @@ for v in ${FB_STOCK_KERNELS:-7.3}; do
 	[ -f "$j" ] || { tail -20 "$res/stock-$v.out" | sed 's/^/#   /'; continue; }
 	t "$k: the guest runs Debian's kernel ($(jq -r .host.kernel_release "$j"))" \
 		bash -c "[[ '$(jq -r .host.kernel_release "$j")' == $v*-amd64 ]]"
-	# an icount guest's own clock gains on the host's: the round is stamped from its RTC
+	# an icount guest's own clock gains on the host's: the round takes the host's
+	# time, from a scratch file it creates beside the results over 9p
 	st=$(date -d "$(jq -r .started "$j")" +%s 2>/dev/null || echo 0)
 	t "$k: the round's start ($(jq -r .started "$j")) is the host's time, inside the boot ($(date -u -d @$b0 +%T)..$(date -u -d @$b1 +%T))" \
 		test "$st" -ge $((b0 - 1)) -a "$st" -le $((b1 + 1))

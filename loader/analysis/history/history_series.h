@@ -37,9 +37,9 @@ struct fb_hseries {
  * Every series whose metric matches one of the globs (sqlite GLOB, "*"
  * if nglobs is 0) and whose arm is arm (NULL: any), ordered by metric,
  * arm, params, method; points by started (in one second: by the round
- * file's sha256, so every DB of the same files agrees).  A series is one (metric, arm,
- * params, method): values measured by different methods are never in one
- * series.  Returns the count (*out malloc'd; free with fb_hseries_free),
+ * file's sha256, so every DB of the same files agrees).  A series is one
+ * (metric, arm, params, method): values measured by different methods are
+ * never in one series.  Returns the count (*out malloc'd; free with fb_hseries_free),
  * or -1 with err.
  */
 int fb_hdb_series(struct fb_hdb *db, const char *const *globs, int nglobs, const char *arm,
