@@ -104,11 +104,13 @@ tpid=$!
 pids=$(wait_child "$label")
 read -r parent child <<<"$pids"
 ids=$(bpf_ids "${parent:-0}")
-ns=
+# (a child just forked is still in the host's netns until it unshares:
+# only a netns other than the host's is the workload's)
+ns= hostns=$(readlink /proc/$$/ns/net | tr -dc 0-9)
 while kill -0 "$tpid" 2>/dev/null; do
 	c=$(pgrep -f -- "^$fb run .*--label $label( |$)" | sort -n | tail -1)
 	n=$(readlink /proc/"${c:-0}"/ns/net 2>/dev/null | tr -dc 0-9)
-	[ "${c:-0}" != "${parent:-0}" ] && [ -n "$n" ] && ns=$n
+	[ -n "$n" ] && [ "$n" != "$hostns" ] && ns=$n
 	sleep 0.1
 done
 wait $tpid
