@@ -7,6 +7,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "analysis/gate/gate.h"
 #include "analysis/gate/junit.h"
 #include "util/cli.h"
+#include "util/util.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS
 #define GATE_P50		FB_GATE_METRICS_P50
@@ -210,7 +212,9 @@ static const struct argp_option gate_options[] = {
 	  "the run history DB (`foliobench history`, docs/history.md); AB_DIR only", 0 },
 	{ "noise", OPT_NOISE, "FILE", 0, "per-row noise measured by --calibrate: a calibrated "
 	  "metric's threshold is the larger of --max-regression and its minimum detectable "
-	  "effect at the rounds used, and (icount) its test pools the calibrated spread", 0 },
+	  "effect at the rounds used, and (icount) its test pools the calibrated spread.  "
+	  "Default: the file in kernel-patches/noise/ calibrated on BASE's kernel, if any; "
+	  "none: no calibrated noise", 0 },
 	{ "calibrate", OPT_CALIBRATE, NULL, 0, "measure per-row noise instead of gating: the "
 	  "operands are A/A ab directories (both arms one kernel); writes --noise FILE "
 	  "(default DIR/noise.json)", 0 },
@@ -568,18 +572,65 @@ static int gate_history(const struct gate_cli *g, int ret)
 	       h == 3 && ret == FB_GATE_PASS ? FB_GATE_UNKNOWN : ret;
 }
 
+/*
+ * No --noise: the noise shipped for BASE's kernel (kernel-patches/noise/),
+ * if one was calibrated on it, else a line saying how to make one.  0, or
+ * -1 (said why) when a shipped file does not read.
+ */
+static int shipped_noise(struct gate_cli *g, const struct fb_cmp *c)
+{
+	char dir[PATH_MAX], err[1024];
+	struct fb_noise *nz;
+	int r;
+
+	if (fb_repo_dir(dir, sizeof(dir) - sizeof(FB_NOISE_SHIPPED) - 1) < 0)
+		return 0;
+	strcat(strcat(dir, "/"), FB_NOISE_SHIPPED);
+	nz = calloc(1, sizeof(*nz));
+	if (!nz) {
+		fb_err("gate: out of memory");
+		return -1;
+	}
+	r = fb_noise_shipped(nz, dir, c, err, sizeof(err));
+	if (r < 0) {
+		fb_one_line(err);
+		fb_err("gate: %s", err);
+		free(nz);
+		return -1;
+	}
+	if (r == 0) {
+		g->o.noise = nz;
+		printf("gate: noise: %s (shipped: %d A/A rounds of BASE's kernel %s, build %.12s)\n",
+		       nz->path + strlen(dir) - strlen(FB_NOISE_SHIPPED), nz->rounds, nz->release,
+		       nz->build[0]);
+		return 0;
+	}
+	free(nz);
+	if (c->base.n)
+		printf("gate: noise: none calibrated for BASE's kernel (build %.12s): thresholds "
+		       "from these rounds alone; `foliobench gate --calibrate AA_DIR --noise FILE` "
+		       "on A/A rounds of it makes one (docs/compare.md, \"Per-row noise\")\n",
+		       c->base.r[0]->host.build_id);
+	return 0;
+}
+
 /* --noise and --expect: read, and checked against these rounds; 0 or -1 (said why) */
 static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 {
 	struct fb_noise *nz;
 	char err[1024];
 
-	if (g->noise_path) {
+	if (!g->noise_path) {
+		if (shipped_noise(g, c))
+			return -1;
+	} else if (strcmp(g->noise_path, "none")) {
 		nz = calloc(1, sizeof(*nz));
 		g->o.noise = nz;
 		if (!nz || fb_noise_read(nz, g->noise_path, err, sizeof(err)) ||
 		    fb_noise_check(nz, c, err, sizeof(err)))
 			goto bad;
+		printf("gate: noise: %s (%d A/A rounds of kernel %s, build %.12s)\n",
+		       g->noise_path, nz->rounds, nz->release, nz->build[0]);
 	}
 	if (g->expect_path) {
 		g->o.expect = calloc(1, sizeof(*g->o.expect));

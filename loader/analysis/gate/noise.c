@@ -5,6 +5,7 @@
  * being gated (noise.h).
  */
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -299,6 +300,30 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 		}
 	}
 	return 0;
+}
+
+int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *c, char *err,
+		     size_t errlen)
+{
+	char pat[600];
+	glob_t gl;
+	int found = 1;
+
+	if (!c->base.n)
+		return 1;
+	snprintf(pat, sizeof(pat), "%s/*.json", dir);
+	if (glob(pat, 0, NULL, &gl))
+		return 1;
+	for (size_t i = 0; i < gl.gl_pathc && found == 1; i++) {
+		char why[1024];
+
+		if (fb_noise_read(nz, gl.gl_pathv[i], err, errlen))
+			found = -1;	/* a shipped file must read: say which */
+		else if (!fb_noise_check(nz, c, why, sizeof(why)))
+			found = 0;
+	}
+	globfree(&gl);
+	return found;
 }
 
 /* mean and variance of log(v); -1 on a value <= 0 or fewer than 2 */

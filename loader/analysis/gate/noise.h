@@ -52,6 +52,15 @@ int fb_noise_write(const struct fb_noise *nz, const char *path);
 int fb_noise_read(struct fb_noise *nz, const char *path, char *err, size_t errlen);
 /* These rounds' BASE kernel and clock are the file's; 0, or -1 with "FILE: why". */
 int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen);
+/*
+ * The shipped noise (FB_NOISE_SHIPPED under the repository, one file per
+ * kernel flavour and clock): the first file in dir (name order) whose
+ * kernel and clock are every BASE round's.  0 found (in nz), 1 none, -1 a
+ * file there does not read (err says which).
+ */
+#define FB_NOISE_SHIPPED	"kernel-patches/noise"
+int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *c, char *err,
+		     size_t errlen);
 /* The entry for a metric id with at least 2 degrees of freedom, or NULL. */
 const struct fb_noise_entry *fb_noise_find(const struct fb_noise *nz, const char *id);
 /* Its spread: sqrt(ss / dof), the sd of log(value) between boots. */
