@@ -20,6 +20,7 @@
 #include "model/fb.h"
 #include "analysis/compare/compare.h"
 #include "analysis/gate/gate.h"
+#include "analysis/gate/noise.h"
 #include "guest/ab.h"
 #include "guest/ab_env.h"
 #include "guest/shard.h"
@@ -355,6 +356,28 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 	}
 }
 
+/*
+ * The gate finds the noise shipped for the pinned baseline (kernel-patches/
+ * noise/); a BASE kernel of the user's own has none: say how to make it.
+ */
+static void ab_noise_hint(const struct ab_env *e)
+{
+	char dir[PATH_MAX];
+	const char *a = e->arms[0].name;
+
+	if (fb_repo_dir(dir, sizeof(dir) - sizeof(FB_NOISE_SHIPPED) - 1) < 0)
+		return;
+	strcat(strcat(dir, "/"), FB_NOISE_SHIPPED);
+	if (fb_noise_shipped_for(dir, e->arms[0].id.build_id, e->vo.clock))
+		return;
+	fb_info("ab: no noise is calibrated for %s's kernel (build %.12s), so the gate's thresholds "
+		"come from these rounds alone; calibrate it once: ./foliobench ab%s%s --baseline %s "
+		"--patched %s --rounds 16 --out aa-%s && ./foliobench gate --calibrate aa-%s --noise "
+		"%s.noise.json, then gate with --noise %s.noise.json", a, e->arms[0].id.build_id,
+		strchr(e->arms[0].spec, '=') ? " --arm " : "",
+		strchr(e->arms[0].spec, '=') ? e->arms[0].spec : "", a, a, a, a, a, a);
+}
+
 static void ab_progress(const struct ab_env *e, const struct ab_run *run, int booted,
 			int total, uint64_t t0)
 {
@@ -515,6 +538,8 @@ int cmd_ab(int argc, char **argv)
 			e->sh.count - 1);
 	else
 		fb_info("ab: next: ./foliobench report %s; ./foliobench gate %s", e->out, e->out);
+	if (!e->series && !e->sh.count && !fb_stop)
+		ab_noise_hint(e);
 	free(runs);
 	free(e);
 	if (fb_stop)

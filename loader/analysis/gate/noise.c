@@ -8,6 +8,7 @@
 #include <glob.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -300,6 +301,29 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 		}
 	}
 	return 0;
+}
+
+int fb_noise_shipped_for(const char *dir, const char *build_id, enum fb_clock clock)
+{
+	struct fb_noise *nz = calloc(1, sizeof(*nz));
+	char pat[600], err[512];
+	glob_t gl;
+	int found = 0;
+
+	snprintf(pat, sizeof(pat), "%s/*.json", dir);
+	if (!nz || glob(pat, 0, NULL, &gl)) {
+		free(nz);
+		return 0;
+	}
+	for (size_t i = 0; i < gl.gl_pathc && !found; i++) {
+		if (fb_noise_read(nz, gl.gl_pathv[i], err, sizeof(err)) || nz->clock != clock)
+			continue;
+		for (int k = 0; k < nz->nbuild && !found; k++)
+			found = !strcmp(nz->build[k], build_id);
+	}
+	globfree(&gl);
+	free(nz);
+	return found;
 }
 
 int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *c, char *err,

@@ -61,6 +61,8 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 #define FB_NOISE_SHIPPED	"kernel-patches/noise"
 int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *c, char *err,
 		     size_t errlen);
+/* A file in dir holds noise calibrated on this kernel build and clock: 1, else 0. */
+int fb_noise_shipped_for(const char *dir, const char *build_id, enum fb_clock clock);
 /* The entry for a metric id with at least 2 degrees of freedom, or NULL. */
 const struct fb_noise_entry *fb_noise_find(const struct fb_noise *nz, const char *id);
 /* Its spread: sqrt(ss / dof), the sd of log(value) between boots. */
