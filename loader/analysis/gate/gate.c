@@ -482,7 +482,7 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 	struct fb_gate_opts ok = *o;
 	struct fb_gate gt = { 0 };
 	int width = 10, ret = 2;
-	char err[512] = "";
+	char err[512] = "", nzs[600];
 
 	if (k) {
 		*decision = fb_seq_decide(sq, k, c, o, &gt, err, sizeof(err));
@@ -508,9 +508,13 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 			"%.3g and beta %.3g spent at this look (Pocock spending of %g and %g)\n", k,
 			fb_seq_looks(sq), fb_seq_rounds(sq, k), sq->max, ok.alpha, ok.beta,
 			sq->alpha, o->beta);
+	if (o->noise)
+		snprintf(nzs, sizeof(nzs), "noise %s (%d A/A rounds)", o->noise->path,
+			 o->noise->rounds);
 	fprintf(f, "gate: %s (%d rounds) vs %s (%d rounds), max regression %g%%, "
-		"alpha %.3g (one-sided, Holm over %d), beta %.3g\n", c->base.name, c->base.n,
-		c->new.name, c->new.n, o->thr_pct, ok.alpha, gt.ntested, ok.beta);
+		"alpha %.3g (one-sided, Holm over %d), beta %.3g, %s\n", c->base.name, c->base.n,
+		c->new.name, c->new.n, o->thr_pct, ok.alpha, gt.ntested, ok.beta,
+		o->noise ? nzs : "no calibrated noise");
 	for (int i = 0; i < gt.ng; i++)
 		print_gated(f, &gt.g[i], ok.beta, width);
 	print_verdict(f, &gt, &ok, width);
@@ -572,48 +576,6 @@ static int gate_history(const struct gate_cli *g, int ret)
 	       h == 3 && ret == FB_GATE_PASS ? FB_GATE_UNKNOWN : ret;
 }
 
-/*
- * No --noise: the noise shipped for BASE's kernel (kernel-patches/noise/),
- * if one was calibrated on it, else a line saying how to make one.  0, or
- * -1 (said why) when a shipped file does not read.
- */
-static int shipped_noise(struct gate_cli *g, const struct fb_cmp *c)
-{
-	char dir[PATH_MAX], err[1024];
-	struct fb_noise *nz;
-	int r;
-
-	if (fb_repo_dir(dir, sizeof(dir) - sizeof(FB_NOISE_SHIPPED) - 1) < 0)
-		return 0;
-	strcat(strcat(dir, "/"), FB_NOISE_SHIPPED);
-	nz = calloc(1, sizeof(*nz));
-	if (!nz) {
-		fb_err("gate: out of memory");
-		return -1;
-	}
-	r = fb_noise_shipped(nz, dir, c, err, sizeof(err));
-	if (r < 0) {
-		fb_one_line(err);
-		fb_err("gate: %s", err);
-		free(nz);
-		return -1;
-	}
-	if (r == 0) {
-		g->o.noise = nz;
-		printf("gate: noise: %s (shipped: %d A/A rounds of BASE's kernel %s, build %.12s)\n",
-		       nz->path + strlen(dir) - strlen(FB_NOISE_SHIPPED), nz->rounds, nz->release,
-		       nz->build[0]);
-		return 0;
-	}
-	free(nz);
-	if (c->base.n)
-		printf("gate: noise: none calibrated for BASE's kernel (build %.12s): thresholds "
-		       "from these rounds alone; `foliobench gate --calibrate AA_DIR --noise FILE` "
-		       "on A/A rounds of it makes one (docs/compare.md, \"Per-row noise\")\n",
-		       c->base.r[0]->host.build_id);
-	return 0;
-}
-
 /* --noise and --expect: read, and checked against these rounds; 0 or -1 (said why) */
 static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 {
@@ -621,16 +583,15 @@ static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 	char err[1024];
 
 	if (!g->noise_path) {
-		if (shipped_noise(g, c))
+		if (fb_noise_default(&nz, c))
 			return -1;
+		g->o.noise = nz;
 	} else if (strcmp(g->noise_path, "none")) {
 		nz = calloc(1, sizeof(*nz));
 		g->o.noise = nz;
 		if (!nz || fb_noise_read(nz, g->noise_path, err, sizeof(err)) ||
 		    fb_noise_check(nz, c, err, sizeof(err)))
 			goto bad;
-		printf("gate: noise: %s (%d A/A rounds of kernel %s, build %.12s)\n",
-		       g->noise_path, nz->rounds, nz->release, nz->build[0]);
 	}
 	if (g->expect_path) {
 		g->o.expect = calloc(1, sizeof(*g->o.expect));
@@ -731,6 +692,8 @@ int cmd_gate(int argc, char **argv)
 	if (gate_inputs(&g, &c))
 		goto out;
 	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit);
+	if (ret == FB_GATE_UNKNOWN && !g.o.noise && !g.noise_path)
+		fb_noise_hint(stdout, &c);
 	if (g.history && ret != 2)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */

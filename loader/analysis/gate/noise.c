@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <glob.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@
 #include <json-c/json.h>
 
 #include "analysis/gate/noise.h"
+#include "util/cli.h"
+#include "util/util.h"
 
 static struct fb_noise_entry *entry(struct fb_noise *nz, const char *id)
 {
@@ -417,4 +420,45 @@ double fb_t_quantile(double p, double df)
 double fb_noise_mde(double se, double df, double alpha, double beta)
 {
 	return (fb_t_quantile(alpha, df) + fb_t_quantile(beta, df)) * se;
+}
+
+int fb_noise_default(struct fb_noise **out, const struct fb_cmp *c)
+{
+	char dir[PATH_MAX], err[1024];
+	size_t skip;
+	struct fb_noise *nz;
+	int r;
+
+	*out = NULL;
+	if (fb_repo_dir(dir, sizeof(dir) - sizeof(FB_NOISE_SHIPPED) - 1) < 0)
+		return 0;
+	strcat(strcat(dir, "/"), FB_NOISE_SHIPPED);
+	nz = calloc(1, sizeof(*nz));
+	if (!nz) {
+		fb_err("gate: out of memory");
+		return -1;
+	}
+	r = fb_noise_shipped(nz, dir, c, err, sizeof(err));
+	if (r < 0) {
+		fb_one_line(err);
+		fb_err("gate: %s", err);
+	}
+	if (r) {
+		free(nz);
+		return r < 0 ? -1 : 0;
+	}
+	/* shown as the repository's relative path */
+	skip = strlen(dir) - strlen(FB_NOISE_SHIPPED);
+	memmove(nz->path, nz->path + skip, strlen(nz->path + skip) + 1);
+	*out = nz;
+	return 0;
+}
+
+void fb_noise_hint(FILE *f, const struct fb_cmp *c)
+{
+	if (c->base.n)
+		fprintf(f, "gate: no noise is calibrated for BASE's kernel (build %.12s): thresholds "
+			"came from these rounds alone; `foliobench gate --calibrate AA_DIR --noise "
+			"FILE` on A/A rounds of it makes one, then gate --noise FILE (docs/compare.md, "
+			"\"Per-row noise\")\n", c->base.r[0]->host.build_id);
 }

@@ -14,6 +14,7 @@
 #define FB_NOISE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/compare/cmpmodel.h"
 
@@ -63,6 +64,14 @@ int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *
 		     size_t errlen);
 /* A file in dir holds noise calibrated on this kernel build and clock: 1, else 0. */
 int fb_noise_shipped_for(const char *dir, const char *build_id, enum fb_clock clock);
+/*
+ * No --noise: the shipped file calibrated on BASE's kernel, in *out (the
+ * caller frees it; its path relative to the repository), or *out = NULL
+ * when none is.  0, or -1 (said why) when a shipped file does not read.
+ */
+int fb_noise_default(struct fb_noise **out, const struct fb_cmp *c);
+/* For an unknown verdict without calibrated noise: how to make some. */
+void fb_noise_hint(FILE *f, const struct fb_cmp *c);
 /* The entry for a metric id with at least 2 degrees of freedom, or NULL. */
 const struct fb_noise_entry *fb_noise_find(const struct fb_noise *nz, const char *id);
 /* Its spread: sqrt(ss / dof), the sd of log(value) between boots. */
