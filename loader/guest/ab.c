@@ -362,13 +362,20 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
  */
 static void ab_noise_hint(const struct ab_env *e)
 {
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], key[PATH_MAX], *sl;
 	const char *a = e->arms[0].name;
+
+	/* the kernel's name in the cache: the directory of its bzImage */
+	snprintf(key, sizeof(key), "%s", e->arms[0].bz);
+	sl = strrchr(key, '/');
+	if (sl)
+		*sl = '\0';
+	sl = strrchr(key, '/');
 
 	if (fb_repo_dir(dir, sizeof(dir) - sizeof(FB_NOISE_SHIPPED) - 1) < 0)
 		return;
 	strcat(strcat(dir, "/"), FB_NOISE_SHIPPED);
-	if (fb_noise_shipped_for(dir, e->arms[0].id.build_id, e->vo.clock))
+	if (fb_noise_shipped_for(dir, e->arms[0].id.build_id, sl ? sl + 1 : key, e->vo.clock))
 		return;
 	fb_info("ab: no noise is calibrated for %s's kernel (build %.12s), so the gate's thresholds "
 		"come from these rounds alone; calibrate it once: ./foliobench ab%s%s --baseline %s "

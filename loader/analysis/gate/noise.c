@@ -65,9 +65,72 @@ static int add_build(struct fb_noise *nz, const char *id, char *err, size_t errl
 	return 0;
 }
 
+/*
+ * The kernel's name in the cache (kernels/baseline-perf-920ffe4ae447: the
+ * arm, flavour and a hash of base, patches, config and compiler) from the
+ * ab.json beside a round (DIR/ARM/round-N.json), for arm; 0, or -1 when
+ * there is none.  A build id differs between two builds of one source on
+ * two machines (the kernel stamps its build time); this name does not.
+ */
+static int round_kernel_key(const char *file, const char *arm, char *key, size_t len)
+{
+	char dir[PATH_MAX], *sl;
+	json_object *top, *arms, *o;
+	int ret = -1;
+
+	snprintf(dir, sizeof(dir) - 8, "%s", file);
+	for (int up = 0; up < 2; up++) {
+		sl = strrchr(dir, '/');
+		if (!sl)
+			return -1;
+		*sl = '\0';
+	}
+	strcat(dir, "/ab.json");
+	top = json_object_from_file(dir);
+	if (!top)
+		return -1;
+	if (json_object_object_get_ex(top, "arms", &arms) &&
+	    json_object_is_type(arms, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(arms) && ret; i++) {
+			json_object *a = json_object_array_get_idx(arms, i), *n;
+			const char *k, *e;
+
+			if (!json_object_object_get_ex(a, "name", &n) ||
+			    strcmp(json_object_get_string(n), arm) ||
+			    !json_object_object_get_ex(a, "kernel", &o))
+				continue;
+			k = json_object_get_string(o);
+			e = strrchr(k, '/');
+			if (!e || e == k)
+				continue;
+			for (sl = (char *)e - 1; sl > k && *sl != '/'; sl--)
+				;
+			if (*sl == '/' && e - sl - 1 > 0 && (size_t)(e - sl - 1) < len) {
+				snprintf(key, len, "%.*s", (int)(e - sl - 1), sl + 1);
+				ret = 0;
+			}
+		}
+	}
+	json_object_put(top);
+	return ret;
+}
+
+static int add_key(struct fb_noise *nz, const char *key)
+{
+	for (int i = 0; i < nz->nkey; i++)
+		if (!strcmp(nz->key[i], key))
+			return 0;
+	if (nz->nkey >= FB_NOISE_MAX_BUILDS)
+		return -1;
+	snprintf(nz->key[nz->nkey++], sizeof(nz->key[0]), "%s", key);
+	return 0;
+}
+
 /* every round of both sides: one release, one clock; builds collected */
 static int add_kernels(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen)
 {
+	char key[64];
+
 	for (int s = 0; s < 2; s++) {
 		const struct fb_side *sd = s ? &c->new : &c->base;
 
@@ -88,6 +151,12 @@ static int add_kernels(struct fb_noise *nz, const struct fb_cmp *c, char *err, s
 			}
 			if (add_build(nz, r->host.build_id, err, errlen))
 				return -1;
+			if (!round_kernel_key(sd->files[i], sd->name, key, sizeof(key)) &&
+			    add_key(nz, key)) {
+				snprintf(err, errlen, "more than %d kernels in the calibration rounds",
+					 FB_NOISE_MAX_BUILDS);
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -151,6 +220,13 @@ int fb_noise_write(const struct fb_noise *nz, const char *path)
 	for (int i = 0; i < nz->nbuild; i++)
 		json_object_array_add(b, json_object_new_string(nz->build[i]));
 	json_object_object_add(top, "build_ids", b);
+	if (nz->nkey) {
+		json_object *k = json_object_new_array();
+
+		for (int i = 0; i < nz->nkey; i++)
+			json_object_array_add(k, json_object_new_string(nz->key[i]));
+		json_object_object_add(top, "kernels", k);
+	}
 	json_object_object_add(top, "clock", json_object_new_string(fb_clock_name(nz->clock)));
 	json_object_object_add(top, "rounds", json_object_new_int(nz->rounds));
 	json_object_object_add(top, "groups", json_object_new_int(nz->groups));
@@ -220,6 +296,31 @@ static int read_entry(struct fb_noise *nz, const char *id, json_object *o, char 
 	return 0;
 }
 
+
+/* "kernels" (optional): the cache names of the calibrated kernels */
+static int read_keys(struct fb_noise *nz, json_object *top, char *err, size_t errlen)
+{
+	json_object *k;
+
+	if (!json_object_object_get_ex(top, "kernels", &k))
+		return 0;
+	if (!json_object_is_type(k, json_type_array) ||
+	    json_object_array_length(k) > FB_NOISE_MAX_BUILDS) {
+		snprintf(err, errlen, "kernels wants 0-%d kernel names", FB_NOISE_MAX_BUILDS);
+		return -1;
+	}
+	for (size_t i = 0; i < json_object_array_length(k); i++) {
+		json_object *s = json_object_array_get_idx(k, i);
+
+		if (!json_object_is_type(s, json_type_string) || !json_object_get_string_len(s) ||
+		    (size_t)json_object_get_string_len(s) >= sizeof(nz->key[0])) {
+			snprintf(err, errlen, "kernels[%zu] is not a kernel name", i);
+			return -1;
+		}
+		snprintf(nz->key[nz->nkey++], sizeof(nz->key[0]), "%s", json_object_get_string(s));
+	}
+	return 0;
+}
 static int read_top(struct fb_noise *nz, json_object *top, char *err, size_t errlen)
 {
 	json_object *b, *ms;
@@ -258,6 +359,8 @@ static int read_top(struct fb_noise *nz, json_object *top, char *err, size_t err
 		snprintf(nz->build[nz->nbuild++], sizeof(nz->build[0]), "%s",
 			 json_object_get_string(s));
 	}
+	if (read_keys(nz, top, err, errlen))
+		return -1;
 	json_object_object_foreach(ms, k, v)
 		if (read_entry(nz, k, v, err, errlen))
 			return -1;
@@ -291,8 +394,13 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 		const struct fb_result *r = c->base.r[i];
 		int known = 0;
 
+		char key[64];
+
 		for (int k = 0; k < nz->nbuild && !known; k++)
 			known = !strcmp(nz->build[k], r->host.build_id);
+		if (!known && !round_kernel_key(c->base.files[i], c->base.name, key, sizeof(key)))
+			for (int k = 0; k < nz->nkey && !known; k++)
+				known = !strcmp(nz->key[k], key);
 		if (r->host.clock != nz->clock || strcmp(r->host.release, nz->release) || !known) {
 			snprintf(err, errlen, "%s: measured on kernel %s (build %.12s%s) with the %s "
 				 "clock, but BASE round %s is kernel %s (build %.12s) with the %s "
@@ -306,7 +414,8 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 	return 0;
 }
 
-int fb_noise_shipped_for(const char *dir, const char *build_id, enum fb_clock clock)
+int fb_noise_shipped_for(const char *dir, const char *build_id, const char *key,
+			 enum fb_clock clock)
 {
 	struct fb_noise *nz = calloc(1, sizeof(*nz));
 	char pat[600], err[512];
@@ -323,6 +432,8 @@ int fb_noise_shipped_for(const char *dir, const char *build_id, enum fb_clock cl
 			continue;
 		for (int k = 0; k < nz->nbuild && !found; k++)
 			found = !strcmp(nz->build[k], build_id);
+		for (int k = 0; k < nz->nkey && !found; k++)
+			found = !strcmp(nz->key[k], key);
 	}
 	globfree(&gl);
 	free(nz);

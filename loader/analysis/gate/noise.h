@@ -7,8 +7,9 @@
  * For every metric id the file holds the pooled between-boot spread of
  * log(value) (about the relative standard deviation), its degrees of
  * freedom and the rounds it came from.  The file names the kernel(s) and
- * the clock it was measured on; a file from another kernel or clock is
- * refused.
+ * the clock it was measured on (build ids, and the kernels' names in the
+ * cache, which two builds of one source share); a file from another kernel
+ * or clock is refused.
  */
 #ifndef FB_NOISE_H
 #define FB_NOISE_H
@@ -37,6 +38,8 @@ struct fb_noise {
 	enum fb_clock clock;
 	int nbuild;
 	char build[FB_NOISE_MAX_BUILDS][64];
+	int nkey;		/* "kernels": their names in the cache, from ab.json */
+	char key[FB_NOISE_MAX_BUILDS][64];
 	int rounds, groups;
 	int nent;
 	struct fb_noise_entry e[FB_NOISE_MAX];
@@ -62,8 +65,9 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 #define FB_NOISE_SHIPPED	"kernel-patches/noise"
 int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *c, char *err,
 		     size_t errlen);
-/* A file in dir holds noise calibrated on this kernel build and clock: 1, else 0. */
-int fb_noise_shipped_for(const char *dir, const char *build_id, enum fb_clock clock);
+/* A file in dir holds noise calibrated on this kernel (build id or cache name) and clock: 1, else 0. */
+int fb_noise_shipped_for(const char *dir, const char *build_id, const char *key,
+			 enum fb_clock clock);
 /*
  * No --noise: the shipped file calibrated on BASE's kernel, in *out (the
  * caller frees it; its path relative to the repository), or *out = NULL
