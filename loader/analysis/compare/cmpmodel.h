@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "model/fb.h"
+#include "analysis/compare/runs.h"
 #include "analysis/compare/stats.h"
 
 #define FB_CMP_MAX_ROUNDS	FB_STATS_MAX_N
@@ -26,6 +27,7 @@ struct fb_side {
 	int n;
 	char **files;
 	struct fb_result **r;
+	struct fb_run_issues iss;	/* failed, interrupted, missing rounds (runs.h) */
 };
 
 enum fb_row_kind {

@@ -394,14 +394,44 @@ static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate
 	}
 }
 
+/* One side's failed, interrupted or missing runs (runs.h): fatal ones, or the rest. */
+static void print_runs(FILE *f, const struct fb_side *s, const char *side, int fatal)
+{
+	int n = fatal ? s->iss.nfatal : s->iss.n - s->iss.nfatal, shown = 0;
+
+	if (!n)
+		return;
+	fprintf(f, "gate: %s: %s (%s): %d run(s) %s:\n", fatal ? "FAIL" : "UNKNOWN", side,
+		s->name, n, fatal ? "failed (the kernel under test can have caused it)" :
+		!strcmp(side, "BASE") ? "failed, interrupted or missing: the reference is not "
+		"whole; not shown safe" : "interrupted or missing: not shown safe");
+	for (int i = 0; i < s->iss.kept; i++)
+		if (s->iss.v[i].fatal == fatal || (!fatal && !strcmp(side, "BASE"))) {
+			fprintf(f, "  %s %s\n", s->name, s->iss.v[i].what);
+			shown++;
+		}
+	if (shown < n)
+		fprintf(f, "  ... and %d more\n", n - shown);
+}
+
 static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o,
-			  int width)
+			  const struct fb_cmp *c, int width)
 {
 	double thr = o->thr_pct;
 
+	print_runs(f, &c->new, "NEW", 1);
+	print_runs(f, &c->new, "NEW", 0);
+	if (c->base.iss.n) {
+		/* every BASE issue is unknown: print them all under one heading */
+		struct fb_side b = c->base;
+
+		b.iss.nfatal = 0;
+		print_runs(f, &b, "BASE", 0);
+	}
 	if (gt->nreg) {
-		fprintf(f, "gate: FAIL: %d of %d gated metrics regressed beyond %g%%:\n", gt->nreg,
-			gt->ntested, thr);
+		fprintf(f, "gate: FAIL: %d of %d gated metrics regressed beyond %g%% (%d tested, "
+			"%d compared exactly):\n", gt->nreg, gt->ndecidable, thr, gt->ntested,
+			gt->ndecidable - gt->ntested);
 		for (int i = 0; i < gt->ng; i++)
 			if (gt->g[i].state == FB_GM_REGRESSED)
 				print_gated(f, &gt->g[i], o->beta, width);
@@ -417,7 +447,7 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 	if (gt->outcome == FB_GATE_UNKNOWN && gt->nundecided > gt->nincomparable) {
 		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics undecided: too noisy to tell a "
 			"%g%% regression from none; not shown safe.  Rounds the measured noise "
-			"needs to decide:\n", gt->nundecided - gt->nincomparable, gt->ng, thr);
+			"needs to decide:\n", gt->nundecided - gt->nincomparable, gt->nplain, thr);
 		for (int i = 0; i < gt->ng; i++)
 			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp &&
 			    !gt->g[i].m->incomparable)
@@ -427,16 +457,23 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics not comparable: BASE and NEW "
 			"timed them with different observer methods, whose own cost differs; "
 			"not shown safe, and more rounds will not decide (measure both sides "
-			"with one method):\n", gt->nincomparable, gt->ng);
+			"with one method):\n", gt->nincomparable, gt->nplain);
 		for (int i = 0; i < gt->ng; i++)
 			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp &&
 			    gt->g[i].m->incomparable)
 				fprintf(f, "  %-*s %s\n", width, gt->g[i].id, gt->g[i].why);
 	}
+	if (gt->none_tested)
+		fprintf(f, "gate: UNKNOWN: no gated metric was tested (%d compared exactly, as the "
+			"same value in every round): a pass needs a test that could fail; not "
+			"shown safe\n", gt->ndecidable);
 	if (gt->outcome == FB_GATE_PASS) {
 		fprintf(f, "gate: pass: every gated metric lies below +%g%% or its calibrated "
-			"threshold (%d tested)%s\n", thr, gt->ntested,
-			o->expect ? ", every declared change happened within its bound" : "");
+			"threshold (%d tested", thr, gt->ntested);
+		if (gt->nexp_tested)
+			fprintf(f, ", %d declared change(s) by their test", gt->nexp_tested);
+		fprintf(f, ")%s\n", o->expect ?
+			", every declared change happened within its bound" : "");
 	}
 }
 
@@ -509,7 +546,7 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		c->new.name, c->new.n, o->thr_pct, ok.alpha, gt.ntested, ok.beta);
 	for (int i = 0; i < gt.ng; i++)
 		print_gated(f, &gt.g[i], ok.beta, width);
-	print_verdict(f, &gt, &ok, width);
+	print_verdict(f, &gt, &ok, c, width);
 	ret = (int)gt.outcome;
 	if (junit)
 		write_junit(junit, &gt, c, &ok);
@@ -662,6 +699,7 @@ int cmd_gate(int argc, char **argv)
 		.sq = { .spending = FB_SPEND_POCOCK },
 	};
 	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	char err[1024];
 	int ret, k = 0;
 	struct fb_cmp c;
 
@@ -673,6 +711,11 @@ int cmd_gate(int argc, char **argv)
 	ret = 2;
 	if (fb_cmp_open_args(&c, &g.ca))
 		goto out;
+	if (fb_cmp_distinct(&c, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("gate: %s", err);
+		goto out;
+	}
 	if (g.sq.max && !(k = look_of(&g.sq, &c)))
 		goto out;
 	g.o.metrics = fb_gate_metrics_for(&c, g.o.metrics);
