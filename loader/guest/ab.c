@@ -19,6 +19,7 @@
 
 #include "model/fb.h"
 #include "analysis/compare/compare.h"
+#include "analysis/report/compare_cmd.h"
 #include "analysis/gate/gate.h"
 #include "guest/ab.h"
 #include "guest/ab_env.h"

@@ -19,6 +19,7 @@
 #include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
 #include "analysis/compare/html.h"
+#include "analysis/gate/rowverdict.h"
 #include "analysis/report/report.h"
 #include "util/cli.h"
 
@@ -578,6 +579,7 @@ int cmd_report(int argc, char **argv)
 	ret = 2;
 	if (fb_cmp_open_args(&c, &ca))
 		goto out;
+	fb_gate_rows(&c);	/* a gated row's verdict is the gate's */
 	out_dir(&c, out, &ca, dir, sizeof(dir));
 	if (fb_mkdir_p(dir)) {
 		fb_err("report: cannot create %s: %s", dir, strerror(errno));
