@@ -198,3 +198,6 @@ t "the issue's rows: get_device_parent REGRESSED (cmean) and kernfs_idr_lock ok 
 		 grep -q '^REGRESSED func:get_device_parent:cmean ' '$tmp/g' && grep -q '^ok *lock:kernfs_idr_lock:hold_p50 ' '$tmp/g' &&
 		 grep -E '\| +\| patched .*\+1\.7%' '$tmp/rep/report.md' | grep -q 'REGRESSED (cmean;' &&
 		 grep -q 'name=\"func:get_device_parent:cmean\">' '$tmp/main.xml'"
+$fb report --out "$tmp/rep-splat" "$tmp/splat" >/dev/null 2>&1
+t "report of the splatted run says so in its notes, per round" \
+	bash -c "[ \$(grep -c '^- run: NEW patched round [1-5] (patched/console-round-[1-5].log): splat in the guest log' '$tmp/rep-splat/report.md') = 5 ]"

@@ -586,6 +586,19 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 				 c->rows[i].name, c->rows[i].note);
 			notes_print(f, fmt, line);
 		}
+	/* what went wrong in the runs (runs.h): the gate passes none of it */
+	for (int s = 0; s < 2; s++) {
+		const struct fb_side *sd = s ? &c->new : &c->base;
+
+		for (int i = 0; i < sd->iss.kept; i++) {
+			char line[400];
+
+			snprintf(line, sizeof(line), "run: %s %s %s%s", s ? "NEW" : "BASE", sd->name,
+				 sd->iss.v[i].what, i + 1 == sd->iss.kept && sd->iss.n > sd->iss.kept ?
+				 " (and more)" : "");
+			notes_print(f, fmt, line);
+		}
+	}
 }
 
 const char *fb_cmp_clock_note(const struct fb_cmp *c)
