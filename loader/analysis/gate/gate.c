@@ -11,11 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "analysis/compare/compare.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
+#include "analysis/gate/gate_out.h"
 #include "analysis/gate/junit.h"
 #include "util/cli.h"
 
@@ -99,53 +98,6 @@ static void print_need(FILE *f, const struct fb_gated *g, int width)
 			g->cv_b * 100);
 	else if (g->need && g->need < 100000)
 		fputc('\n', f);
-}
-
-/* {"func:nft_trans_alloc": {"mean_ns": {"value": .., "lower_value": .., "upper_value": ..}}} */
-static int write_bmf(const struct fb_cmp *c, const char *path)
-{
-	json_object *top = json_object_new_object();
-	int ret;
-
-	for (int i = 0; i < c->nrows; i++) {
-		const struct fb_row *row = &c->rows[i];
-		char bench[120];
-		json_object *b = NULL;
-
-		snprintf(bench, sizeof(bench), "%s:%s", fb_row_kind_name(row->kind), row->name);
-		for (int k = 0; k < row->nm; k++) {
-			const struct fb_metric *m = row->m[k];
-			char meas[64];
-			double lo = INFINITY, hi = -INFINITY;
-			json_object *o;
-
-			if (!m->nb)
-				continue;
-			for (int j = 0; j < m->nb; j++) {
-				lo = fmin(lo, m->b[j]);
-				hi = fmax(hi, m->b[j]);
-			}
-			if (m->per[0]) {	/* per-op value: bounds are the same */
-				lo = hi = m->new;
-			}
-			if (!strcmp(m->unit, "ns"))
-				snprintf(meas, sizeof(meas), "%s_ns", m->name);
-			else
-				snprintf(meas, sizeof(meas), "%s", m->name);
-			o = json_object_new_object();
-			json_object_object_add(o, "value", json_object_new_double(m->new));
-			json_object_object_add(o, "lower_value", json_object_new_double(lo));
-			json_object_object_add(o, "upper_value", json_object_new_double(hi));
-			if (!b) {
-				b = json_object_new_object();
-				json_object_object_add(top, bench, b);
-			}
-			json_object_object_add(b, meas, o);
-		}
-	}
-	ret = json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY);
-	json_object_put(top);
-	return ret;
 }
 
 /* --allow-missing values joined with commas into buf; -1 if too long */
@@ -394,40 +346,12 @@ static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate
 	}
 }
 
-/* One side's failed, interrupted or missing runs (runs.h): fatal ones, or the rest. */
-static void print_runs(FILE *f, const struct fb_side *s, const char *side, int fatal)
-{
-	int n = fatal ? s->iss.nfatal : s->iss.n - s->iss.nfatal, shown = 0;
-
-	if (!n)
-		return;
-	fprintf(f, "gate: %s: %s (%s): %d run(s) %s:\n", fatal ? "FAIL" : "UNKNOWN", side,
-		s->name, n, fatal ? "failed (the kernel under test can have caused it)" :
-		!strcmp(side, "BASE") ? "failed, interrupted or missing: the reference is not "
-		"whole; not shown safe" : "interrupted or missing: not shown safe");
-	for (int i = 0; i < s->iss.kept; i++)
-		if (s->iss.v[i].fatal == fatal || (!fatal && !strcmp(side, "BASE"))) {
-			fprintf(f, "  %s %s\n", s->name, s->iss.v[i].what);
-			shown++;
-		}
-	if (shown < n)
-		fprintf(f, "  ... and %d more\n", n - shown);
-}
-
 static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o,
 			  const struct fb_cmp *c, int width)
 {
 	double thr = o->thr_pct;
 
-	print_runs(f, &c->new, "NEW", 1);
-	print_runs(f, &c->new, "NEW", 0);
-	if (c->base.iss.n) {
-		/* every BASE issue is unknown: print them all under one heading */
-		struct fb_side b = c->base;
-
-		b.iss.nfatal = 0;
-		print_runs(f, &b, "BASE", 0);
-	}
+	fb_gate_print_runs(f, c);
 	if (gt->nreg) {
 		fprintf(f, "gate: FAIL: %d of %d gated metrics regressed beyond %g%% (%d tested, "
 			"%d compared exactly):\n", gt->nreg, gt->ndecidable, thr, gt->ntested,
@@ -726,7 +650,7 @@ int cmd_gate(int argc, char **argv)
 	if (g.history && ret != 2)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
-	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf))
+	if (ret != 2 && g.bmf && fb_gate_write_bmf(&c, g.bmf))
 		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
 			"stands\n", g.bmf, ret);
 out:
