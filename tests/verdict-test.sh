@@ -135,6 +135,29 @@ gate_to mcut "$tmp/m-cut"
 t "merge of shards where shard 2 stopped before its last round: gate exit $(rc mcut) (want 3; the whole merge: $(rc mfull)), round 6 named" \
 	bash -c "[ $(rc mcut) = 3 ] && [ $(rc mfull) = 0 ] &&
 		 grep -q 'round 6: missing: ab.json plans 6 rounds, no run of patched recorded' '$o/mcut'"
+# the main job as two shards (rounds 1,3,5 and 2,4), merged; the merge
+# stops while copying round 4 (a console log it cannot read)
+python3 - "$main" "$tmp/sh" <<'PY'
+import json, os, shutil, sys
+src, dst = sys.argv[1:]
+ab = json.load(open(f"{src}/ab.json"))
+for i in (1, 2):
+    d = f"{dst}{i}"
+    mine = [k for k in range(1, 6) if (k - 1) % 2 == i - 1]
+    a = dict(ab, shard={"index": i, "count": 2, "rounds": mine}, host=f"node{i}",
+             runs=[r for r in ab["runs"] if r["round"] in mine])
+    for arm in ("baseline", "patched"):
+        os.makedirs(f"{d}/{arm}")
+        for k in mine:
+            shutil.copy(f"{src}/{arm}/round-{k}.json", f"{d}/{arm}/round-{k}.json")
+    json.dump(a, open(f"{d}/ab.json", "w"))
+PY
+mkdir -p "$tmp/sh2/baseline/console-round-4.log"
+$fb merge "$tmp/m-stop" "$tmp/sh1" "$tmp/sh2" >/dev/null 2>&1; mrc=$?
+gate_to mstop --expect $E "$tmp/m-stop"
+t "the main job's merge stopped while copying round 4 (exit $mrc): gate --expect on what it left exits $(rc mstop) (want 3, or 2 if it left nothing), never 0" \
+	bash -c "[ $mrc != 0 ] && { [ $(rc mstop) = 2 ] && [ ! -e '$tmp/m-stop/baseline' ] ||
+		 [ $(rc mstop) = 3 ] && grep -q 'patched round 4: missing: ab.json records exit 0' '$o/mstop'; }"
 rm "$tmp/m-full/patched/round-6.json"	# a merge cut short after its ab.json
 gate_to mpart "$tmp/m-full"
 t "a merged directory missing a round its ab.json lists: gate exit $(rc mpart) (want 3)" \
