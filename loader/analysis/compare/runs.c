@@ -218,6 +218,12 @@ static void check_round(struct fb_run_issues *iss, const char *abdir, const char
 	}
 	fb_fmt(rel, sizeof(rel), "%s", res ? res : "");
 	present = rel[0] && among(abdir, rel, files, n);
+	if (!present) {		/* an older ab.json (absolute paths), or a moved directory */
+		char std[PATH_MAX];
+
+		fb_fmt(std, sizeof(std), "%s/round-%d.json", arm, k);
+		present = among(abdir, std, files, n);
+	}
 	rc = int_of(run, "exit", -1);
 	if (rc == 1 && present)
 		return;	/* the round says which workload failed (fb_runs_rounds) */
