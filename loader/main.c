@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/report/compare_cmd.h"
 #include "analysis/gate/gate.h"
 #include "analysis/history/history.h"
 #include "analysis/report/report.h"

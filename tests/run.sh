@@ -6,7 +6,8 @@
 #   host      `foliobench run` on this host: degrades per probe, cleans up,
 #             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv);
 #             `foliobench history` on the rounds archived in reports/;
-#             `foliobench merge` on synthetic shards; the LAVA job template
+#             `foliobench merge` on synthetic shards; the LAVA job template;
+#             no pass from a failed run, one verdict per row (verdict-test.sh)
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
 #   slurm     a single-node Slurm (munged, slurmctld, slurmd) started and
@@ -40,6 +41,7 @@ run_group() {
 		bash tests/history-test.sh
 		bash tests/report-test.sh
 		bash tests/gate-ci-test.sh
+		bash tests/verdict-test.sh
 		bash tests/bad-input.sh
 		bash tests/merge-test.sh
 		bash tests/lava-test.sh

@@ -19,6 +19,7 @@
 
 #include "model/fb.h"
 #include "analysis/compare/compare.h"
+#include "analysis/report/compare_cmd.h"
 #include "analysis/gate/gate.h"
 #include "analysis/gate/noise.h"
 #include "guest/ab.h"
@@ -240,6 +241,14 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	json_object_object_add(o, "probes", ab_json_strs(e->probes, e->nprobes));
 	json_object_object_add(o, "mem", json_object_new_string(e->vo.mem ? e->vo.mem : ""));
 	fb_shard_json(o, &e->sh, e->rounds);
+	if (e->seq.max) {	/* the rounds planned end at the look that decided */
+		json_object *ud = json_object_new_object();
+
+		json_object_object_add(ud, "first", json_object_new_int(e->seq.first));
+		json_object_object_add(ud, "step", json_object_new_int(e->seq.step));
+		json_object_object_add(ud, "max", json_object_new_int(e->seq.max));
+		json_object_object_add(o, "until_decided", ud);
+	}
 	json_object_object_add(o, "runs", ab_runs_json(e, runs, nruns));
 	return ab_write_json(e, o, "ab.json");
 }

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/report/compare_cmd.h"
 #include "analysis/gate/gate.h"
 #include "analysis/report/report.h"
 #include "tap.h"
@@ -319,8 +320,8 @@ static void test_good(void)
 	CHECK(rc == 0, "compare AB_DIR exits 0");
 	CHECK(has_line(o, "nft_trans_alloc", "baseline", "Baseline", NULL),
 	      "function table has the baseline row");
-	CHECK(has_line(o, "patched", "-19.", "improved", NULL),
-	      "-19% latency is improved with delta");
+	CHECK(has_line(o, "patched", "-19.", "ok (p50; mann-whitney", "CI -2", NULL),
+	      "-19% latency: the row's verdict is the gate's, on the statistic it names");
 	CHECK(has_line(o, "nft_trans_alloc calls", "2,000", "no change (exact)", NULL),
 	      "calls compared exactly: no change");
 	CHECK(has_line(o, "kernfs_rwsem acquisitions", "4,000", "2,000", "changed (exact)", NULL),
@@ -477,7 +478,11 @@ static void test_good(void)
 		path(pb, sizeof(pb), "ab/baseline");
 		path(pn, sizeof(pn), "ab/patched");
 		rc = run(cmd_gate, out, err, "gate", "--metrics", "lock:*:acquisitions", pb, pn, NULL);
-		CHECK(rc == 0, "gate on exact acquisitions: halved passes");
+		o = slurp(out);
+		CHECK(rc == 3 && strstr(o, "gate: UNKNOWN: no gated metric was tested (1 compared "
+					"exactly") && !strstr(o, "gate: pass"),
+		      "gate on exact acquisitions only: halved is not a pass (0 tested: unknown)");
+		free(o);
 		rc = run(cmd_gate, out, err, "gate", "--metrics", "lock:*:acquisitions", pn, pb, NULL);
 		o = slurp(out);
 		CHECK(rc == 1 && has_line(o, "REGRESSED", "lock:kernfs_rwsem:acquisitions",
@@ -496,8 +501,8 @@ static void test_good(void)
 		path(f2, sizeof(f2), "ab/patched/round-1.json");
 		rc = run(cmd_compare, out, err, "compare", f1, f2, NULL);
 		o = slurp(out);
-		CHECK(rc == 0 && has_line(o, "patched", "inconclusive (1+1 rounds)", NULL),
-		      "one round per side: latency inconclusive");
+		CHECK(rc == 0 && has_line(o, "patched", "undecided (p50; 1+1 rounds", NULL),
+		      "one round per side: latency undecided (the gate's word)");
 		free(o);
 	}
 
@@ -613,7 +618,8 @@ static void test_method(void)
 	free(o);
 	rc = run(cmd_compare, out, err, "compare", b, m, NULL);
 	o = slurp(out);
-	CHECK(rc == 0 && has_line(o, "+", "inconclusive (method differs)", NULL) &&
+	CHECK(rc == 0 && has_line(o, "+", "undecided (p50; method differs: base fentry, new "
+				  "fsession)", NULL) &&
 	      has_line(o, "nft_trans_alloc calls", "no change (exact)", NULL) &&
 	      has_line(o, "note: func nft_trans_alloc: method differs: base fentry, new fsession",
 		       NULL), "compare text: verdict and note name the methods");
@@ -648,7 +654,7 @@ static void test_method(void)
 	o = slurp(x);
 	CHECK(rc == 0 && strstr(o, "<p class=\"note\">func nft_trans_alloc: method differs: "
 				"base fentry, new fsession") &&
-	      strstr(o, "inconclusive (method differs)"), "report.html: verdict and note");
+	      strstr(o, "undecided (p50; method differs"), "report.html: verdict and note");
 	free(o);
 }
 

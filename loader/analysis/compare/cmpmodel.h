@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "model/fb.h"
+#include "analysis/compare/runs.h"
 #include "analysis/compare/stats.h"
 
 #define FB_CMP_MAX_ROUNDS	FB_STATS_MAX_N
@@ -26,6 +27,7 @@ struct fb_side {
 	int n;
 	char **files;
 	struct fb_result **r;
+	struct fb_run_issues iss;	/* failed, interrupted, missing rounds (runs.h) */
 };
 
 enum fb_row_kind {
@@ -56,6 +58,14 @@ struct fb_metric {
 	int deterministic;	/* count found constant (per op if per[0]) */
 	char per[48];		/* "nft.trans_objects" if normalised per op */
 	int incomparable;	/* a timing of a row whose sides' methods differ: inconclusive */
+	/*
+	 * set when the gate decides this metric (analysis/gate/rowverdict.c,
+	 * the bare gate's rules): v is then the gate's state in compare's
+	 * words, and every output prints gate_word, the gate's own word
+	 */
+	int gated;
+	char gate_word[12];	/* "ok", "REGRESSED", "LOST", "undecided", ... */
+	char gate_why[120];	/* "welch-log p=8e-05, 90% CI +1.2%..+2.3%, thr +0.5%" */
 };
 
 struct fb_row {
@@ -64,7 +74,11 @@ struct fb_row {
 	char pkind[16];		/* probe kind as in the results file */
 	char note[240];		/* unavailable on a side, failed rounds, ... */
 	int nm;
-	int primary;		/* metric whose verdict is the row's */
+	/*
+	 * metric whose verdict is the row's: the one the gate decides when the
+	 * row is gated (its worst gated metric), else the row kind's headline
+	 */
+	int primary;
 	int observer;		/* the catalogue's series "-": the observer's own cost */
 	char gate[24];		/* the catalogue's gated metric for the row (results' "gate") */
 	/*

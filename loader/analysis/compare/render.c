@@ -279,6 +279,10 @@ static void verdict_str(const struct fb_metric *m, char *buf, size_t len)
 {
 	const char *v = fb_verdict_name(m->v);
 
+	if (m->gated) {		/* the gate's word, on the statistic it decides */
+		snprintf(buf, len, "%s (%s)", m->gate_word, m->gate_why);
+		return;
+	}
 	if (m->incomparable && m->v == FB_V_INCONCLUSIVE) {	/* the row's note says which */
 		snprintf(buf, len, "%s (method differs)", v);
 		return;
@@ -398,7 +402,7 @@ static void print_csv(FILE *f, const struct fb_cmp *c)
 {
 	fputs("kind,name,metric,unit,type,base_rounds,new_rounds,base,new,delta_pct,"
 	      "ratio_ci_lo,ratio_ci_hi,p_value,per_op,deterministic,verdict,"
-	      "base_cv_pct,new_cv_pct,base_method,new_method\n", f);
+	      "base_cv_pct,new_cv_pct,base_method,new_method,gate_verdict\n", f);
 	for (int i = 0; i < c->nrows; i++) {
 		const struct fb_row *row = &c->rows[i];
 
@@ -435,7 +439,7 @@ static void print_csv(FILE *f, const struct fb_cmp *c)
 			fb_csv_esc(f, row->method[0]);
 			fputc(',', f);
 			fb_csv_esc(f, row->method[1]);
-			fputc('\n', f);
+			fprintf(f, ",%s\n", m->gated ? m->gate_word : "");
 		}
 	}
 }
@@ -444,7 +448,7 @@ static void print_csv(FILE *f, const struct fb_cmp *c)
 static void print_arm_tables(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 {
 	static const char *const fh[] = { "Function", "Arm", "Calls", "Total", "Avg/call",
-					   "p50", "p90", "p99", "Delta", "Verdict" };
+					   "p50", "p90", "p99", "cmean", "Delta", "Verdict" };
 	static const char *const lh[] = { "Lock", "Arm", "Acquisitions", "Contentions",
 					  "Wait total", "Wait avg", "Hold p50", "Hold avg", "Hold p99",
 					  "Delta", "Verdict" };
@@ -457,10 +461,12 @@ static void print_arm_tables(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 		const char *const *hdr;
 		int cols[7];
 	} tabs[] = {
-		{ "Function probes: latency per call (Delta and verdict: Avg/call)", FB_ROW_FUNC,
-		  10, 6, fh, { 0, 1, 2, 3, 4, 5 } },
-		{ "Lock probes (Delta and verdict: Hold avg, the mean hold; `gate` gates Hold p50, "
-		  "the median hold: a different number)", FB_ROW_LOCK, 11, 7, lh,
+		{ "Function probes: latency per call (Delta and verdict: the statistic the gate "
+		  "decides, named in the verdict, with the gate's word; else Avg/call; cmean: the "
+		  "mean of the common path, the icount gate's)", FB_ROW_FUNC,
+		  11, 7, fh, { 0, 1, 2, 3, 4, 5, 6 } },
+		{ "Lock probes (Delta and verdict: the statistic the gate decides, named in the "
+		  "verdict, with the gate's word; else Hold avg)", FB_ROW_LOCK, 11, 7, lh,
 		  { 0, 6, 1, 2, 7, 3, 4 } },
 		{ "Other probes (first statistic)", FB_ROW_OTHER, 7, 3, oh, { 0, 1, 2 } },
 		{ "Workloads: wall time (op counts: median per round)", FB_ROW_WORKLOAD, 6, 2, wh,
@@ -580,6 +586,19 @@ void fb_cmp_print(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 				 c->rows[i].name, c->rows[i].note);
 			notes_print(f, fmt, line);
 		}
+	/* what went wrong in the runs (runs.h): the gate passes none of it */
+	for (int s = 0; s < 2; s++) {
+		const struct fb_side *sd = s ? &c->new : &c->base;
+
+		for (int i = 0; i < sd->iss.kept; i++) {
+			char line[400];
+
+			snprintf(line, sizeof(line), "run: %s %s %s%s", s ? "NEW" : "BASE", sd->name,
+				 sd->iss.v[i].what, i + 1 == sd->iss.kept && sd->iss.n > sd->iss.kept ?
+				 " (and more)" : "");
+			notes_print(f, fmt, line);
+		}
+	}
 }
 
 const char *fb_cmp_clock_note(const struct fb_cmp *c)
@@ -596,14 +615,18 @@ void fb_cmp_print_header(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 		fprintf(f, "%s\n", fb_cmp_clock_note(c));
 	if (fmt == FB_FMT_TEXT)
 		fprintf(f, "BASE %s: %d round(s) from %s\nNEW  %s: %d round(s) from %s\n"
-			"Values are medians across rounds. Verdict: two-sided Mann-Whitney U "
+			"Values are medians across rounds. Verdict of a gated row: the gate's "
+			"(`foliobench gate` without options) on the statistic it decides, named "
+			"in the cell; of the rest: two-sided Mann-Whitney U "
 			"(alpha %g) + bootstrap 95%% CI of the median ratio + minimum effect %g%%; "
 			"counts compared exactly when deterministic.\n\n",
 			c->base.name, c->base.n, c->base.path, c->new.name, c->new.n, c->new.path,
 			c->alpha, c->min_effect);
 	else if (fmt == FB_FMT_MD)
 		fprintf(f, "BASE `%s`: %d round(s), NEW `%s`: %d round(s). Values are medians "
-			"across rounds; verdicts from a two-sided Mann-Whitney U test (alpha %g), a "
+			"across rounds; a gated row's verdict is the gate's (`foliobench gate` "
+			"without options) on the statistic it decides, named in the cell; the "
+			"rest from a two-sided Mann-Whitney U test (alpha %g), a "
 			"bootstrap 95%% CI of the median ratio and a minimum effect of %g%%; counts "
 			"are compared exactly when deterministic.\n\n",
 			c->base.name, c->base.n, c->new.name, c->new.n, c->alpha, c->min_effect);

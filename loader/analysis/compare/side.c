@@ -5,6 +5,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +118,64 @@ static int sides_same_clock(const struct fb_cmp *c, char *err, size_t errlen)
 	return r;
 }
 
+/* FNV-1a of a file's bytes and its size; 0 with *h set, -1 if unreadable */
+static int file_hash(const char *path, uint64_t *h, long *size)
+{
+	unsigned char buf[65536];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	*h = 1469598103934665603ull;
+	*size = 0;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		for (size_t i = 0; i < n; i++)
+			*h = (*h ^ buf[i]) * 1099511628211ull;
+		*size += (long)n;
+	}
+	fclose(f);
+	return 0;
+}
+
+int fb_cmp_distinct(const struct fb_cmp *c, char *err, size_t errlen)
+{
+	uint64_t *ha = calloc((size_t)c->base.n + 1, sizeof(*ha));
+	long *sa = calloc((size_t)c->base.n + 1, sizeof(*sa));
+	char a[PATH_MAX], b[PATH_MAX];
+	int ret = 0;
+
+	if (realpath(c->base.path, a) && realpath(c->new.path, b) && !strcmp(a, b)) {
+		snprintf(err, errlen, "BASE and NEW are the same rounds (%s): nothing to compare "
+			 "(give two arms, or one ab directory)", c->base.path);
+		ret = -1;
+	}
+	if (!ha || !sa) {
+		snprintf(err, errlen, "out of memory");
+		ret = -1;
+	}
+	for (int i = 0; !ret && i < c->base.n; i++)
+		if (file_hash(c->base.files[i], &ha[i], &sa[i]))
+			sa[i] = -1;
+	for (int j = 0; !ret && j < c->new.n; j++) {
+		uint64_t h;
+		long sz;
+
+		if (file_hash(c->new.files[j], &h, &sz))
+			continue;
+		for (int i = 0; i < c->base.n && !ret; i++)
+			if (sa[i] == sz && ha[i] == h) {
+				snprintf(err, errlen, "BASE and NEW share a round: %s and %s are the "
+					 "same measurement (one boot is not two arms; give two arms' "
+					 "rounds)", c->base.files[i], c->new.files[j]);
+				ret = -1;
+			}
+	}
+	free(ha);
+	free(sa);
+	return ret;
+}
+
 static int is_dir(const char *p)
 {
 	struct stat st;
@@ -158,6 +218,8 @@ int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
 		return -1;
 	if (sides_same_clock(c, err, errlen))
 		return -1;
+	fb_runs_side(&c->base.iss, c->base.path, c->base.r, c->base.files, c->base.n);
+	fb_runs_side(&c->new.iss, c->new.path, c->new.r, c->new.files, c->new.n);
 	if (!strcmp(c->base.name, c->new.name)) {	/* A/A: keep the arms apart */
 		snprintf(c->base.name, sizeof(c->base.name), "base");
 		snprintf(c->new.name, sizeof(c->new.name), "new");

@@ -34,4 +34,11 @@ int fb_cmp_open(struct fb_cmp *c, int npaths, char **paths,
 		const char *base_arm, const char *new_arm,
 		double alpha, double min_effect, unsigned int flags, char *err, size_t errlen);
 
+/*
+ * 0 if no round of NEW is a round of BASE (the same file, or a copy: the
+ * same bytes); -1 with one line in err naming the pair.  The gate refuses
+ * such a comparison: one boot measured twice is not two arms.
+ */
+int fb_cmp_distinct(const struct fb_cmp *c, char *err, size_t errlen);
+
 #endif /* FB_SIDE_H */

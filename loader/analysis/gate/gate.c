@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "analysis/compare/compare.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
+#include "analysis/gate/gate_out.h"
 #include "analysis/gate/junit.h"
 #include "util/cli.h"
 #include "util/util.h"
@@ -101,53 +100,6 @@ static void print_need(FILE *f, const struct fb_gated *g, int width)
 			g->cv_b * 100);
 	else if (g->need && g->need < 100000)
 		fputc('\n', f);
-}
-
-/* {"func:nft_trans_alloc": {"mean_ns": {"value": .., "lower_value": .., "upper_value": ..}}} */
-static int write_bmf(const struct fb_cmp *c, const char *path)
-{
-	json_object *top = json_object_new_object();
-	int ret;
-
-	for (int i = 0; i < c->nrows; i++) {
-		const struct fb_row *row = &c->rows[i];
-		char bench[120];
-		json_object *b = NULL;
-
-		snprintf(bench, sizeof(bench), "%s:%s", fb_row_kind_name(row->kind), row->name);
-		for (int k = 0; k < row->nm; k++) {
-			const struct fb_metric *m = row->m[k];
-			char meas[64];
-			double lo = INFINITY, hi = -INFINITY;
-			json_object *o;
-
-			if (!m->nb)
-				continue;
-			for (int j = 0; j < m->nb; j++) {
-				lo = fmin(lo, m->b[j]);
-				hi = fmax(hi, m->b[j]);
-			}
-			if (m->per[0]) {	/* per-op value: bounds are the same */
-				lo = hi = m->new;
-			}
-			if (!strcmp(m->unit, "ns"))
-				snprintf(meas, sizeof(meas), "%s_ns", m->name);
-			else
-				snprintf(meas, sizeof(meas), "%s", m->name);
-			o = json_object_new_object();
-			json_object_object_add(o, "value", json_object_new_double(m->new));
-			json_object_object_add(o, "lower_value", json_object_new_double(lo));
-			json_object_object_add(o, "upper_value", json_object_new_double(hi));
-			if (!b) {
-				b = json_object_new_object();
-				json_object_object_add(top, bench, b);
-			}
-			json_object_object_add(b, meas, o);
-		}
-	}
-	ret = json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY);
-	json_object_put(top);
-	return ret;
 }
 
 /* --allow-missing values joined with commas into buf; -1 if too long */
@@ -399,13 +351,15 @@ static void print_expect(FILE *f, const struct fb_gate *gt, const struct fb_gate
 }
 
 static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gate_opts *o,
-			  int width)
+			  const struct fb_cmp *c, int width)
 {
 	double thr = o->thr_pct;
 
+	fb_gate_print_runs(f, c);
 	if (gt->nreg) {
-		fprintf(f, "gate: FAIL: %d of %d gated metrics regressed beyond %g%%:\n", gt->nreg,
-			gt->ntested, thr);
+		fprintf(f, "gate: FAIL: %d of %d gated metrics regressed beyond %g%% (%d tested, "
+			"%d compared exactly):\n", gt->nreg, gt->ndecidable, thr, gt->ntested,
+			gt->ndecidable - gt->ntested);
 		for (int i = 0; i < gt->ng; i++)
 			if (gt->g[i].state == FB_GM_REGRESSED)
 				print_gated(f, &gt->g[i], o->beta, width);
@@ -421,7 +375,7 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 	if (gt->outcome == FB_GATE_UNKNOWN && gt->nundecided > gt->nincomparable) {
 		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics undecided: too noisy to tell a "
 			"%g%% regression from none; not shown safe.  Rounds the measured noise "
-			"needs to decide:\n", gt->nundecided - gt->nincomparable, gt->ng, thr);
+			"needs to decide:\n", gt->nundecided - gt->nincomparable, gt->nplain, thr);
 		for (int i = 0; i < gt->ng; i++)
 			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp &&
 			    !gt->g[i].m->incomparable)
@@ -431,16 +385,23 @@ static void print_verdict(FILE *f, const struct fb_gate *gt, const struct fb_gat
 		fprintf(f, "gate: UNKNOWN: %d of %d gated metrics not comparable: BASE and NEW "
 			"timed them with different observer methods, whose own cost differs; "
 			"not shown safe, and more rounds will not decide (measure both sides "
-			"with one method):\n", gt->nincomparable, gt->ng);
+			"with one method):\n", gt->nincomparable, gt->nplain);
 		for (int i = 0; i < gt->ng; i++)
 			if (gt->g[i].state == FB_GM_UNDECIDED && !gt->g[i].exp &&
 			    gt->g[i].m->incomparable)
 				fprintf(f, "  %-*s %s\n", width, gt->g[i].id, gt->g[i].why);
 	}
+	if (gt->none_tested)
+		fprintf(f, "gate: UNKNOWN: no gated metric was tested (%d compared exactly, as the "
+			"same value in every round): a pass needs a test that could fail; not "
+			"shown safe\n", gt->ndecidable);
 	if (gt->outcome == FB_GATE_PASS) {
 		fprintf(f, "gate: pass: every gated metric lies below +%g%% or its calibrated "
-			"threshold (%d tested)%s\n", thr, gt->ntested,
-			o->expect ? ", every declared change happened within its bound" : "");
+			"threshold (%d tested", thr, gt->ntested);
+		if (gt->nexp_tested)
+			fprintf(f, ", %d declared change(s) by their test", gt->nexp_tested);
+		fprintf(f, ")%s\n", o->expect ?
+			", every declared change happened within its bound" : "");
 	}
 }
 
@@ -517,7 +478,7 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		o->noise ? nzs : "no calibrated noise");
 	for (int i = 0; i < gt.ng; i++)
 		print_gated(f, &gt.g[i], ok.beta, width);
-	print_verdict(f, &gt, &ok, width);
+	print_verdict(f, &gt, &ok, c, width);
 	ret = (int)gt.outcome;
 	if (junit)
 		write_junit(junit, &gt, c, &ok);
@@ -674,6 +635,7 @@ int cmd_gate(int argc, char **argv)
 		.sq = { .spending = FB_SPEND_POCOCK },
 	};
 	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	char err[1024];
 	int ret, k = 0;
 	struct fb_cmp c;
 
@@ -685,6 +647,11 @@ int cmd_gate(int argc, char **argv)
 	ret = 2;
 	if (fb_cmp_open_args(&c, &g.ca))
 		goto out;
+	if (fb_cmp_distinct(&c, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("gate: %s", err);
+		goto out;
+	}
 	if (g.sq.max && !(k = look_of(&g.sq, &c)))
 		goto out;
 	g.o.metrics = fb_gate_metrics_for(&c, g.o.metrics);
@@ -697,7 +664,7 @@ int cmd_gate(int argc, char **argv)
 	if (g.history && ret != 2)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
-	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf))
+	if (ret != 2 && g.bmf && fb_gate_write_bmf(&c, g.bmf))
 		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
 			"stands\n", g.bmf, ret);
 out:

@@ -344,6 +344,7 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 		const struct fb_gated *x = &gt->g[i];
 
 		if (x->exp) {	/* declared: its expectation decides */
+			gt->nexp_tested += x->tested || (x->have_ci && !x->exact);
 			gt->nexp_failed += x->exp_state == FB_EXP_FAILED;
 			gt->nexp_unknown += x->exp_state == FB_EXP_UNKNOWN;
 			continue;
@@ -352,15 +353,22 @@ static void outcome(struct fb_gate *gt, int family, double alpha)
 		gt->nlost += x->state == FB_GM_LOST;
 		gt->nundecided += x->state == FB_GM_UNDECIDED;
 		gt->nincomparable += x->state == FB_GM_UNDECIDED && x->m->incomparable;
+		gt->nplain++;
+		gt->ndecidable += x->tested || (x->exact && x->dir);
 		exact_dir |= x->exact && x->dir;
 		any_fail |= x->tested && x->can_fail;
 	}
 	gt->ntested = family;
-	if (gt->nreg || gt->nlost || gt->nexp_failed) {
+	if (gt->nreg || gt->nlost || gt->nexp_failed || gt->nrun_fail) {
 		gt->outcome = FB_GATE_FAIL;
 		return;
 	}
 	gt->outcome = gt->nundecided || gt->nexp_unknown ? FB_GATE_UNKNOWN : FB_GATE_PASS;
+	/* a pass needs rounds of runs that all went well, and a test that ran */
+	if (gt->outcome == FB_GATE_PASS && (gt->nrun_unknown || (!family && !gt->nexp_tested))) {
+		gt->outcome = FB_GATE_UNKNOWN;
+		gt->none_tested = !family && !gt->nexp_tested;
+	}
 	if (family && !exact_dir && !any_fail) {
 		gt->cannot = 1;
 		for (gt->need_min = 2; exact_min_p(gt->need_min) >= alpha / family; gt->need_min++)
@@ -559,6 +567,9 @@ int fb_gate_eval(struct fb_gate *gt, const struct fb_cmp *c, const struct fb_gat
 	apply_expect(gt);
 	for (int i = 0; o->expect && i < o->expect->n; i++)	/* rows not in these rounds */
 		gt->nexp_failed += o->expect->l[i].absent && fb_expect_claim(&o->expect->l[i]);
+	/* BASE's issues are never the change's fault: unknown (runs.h) */
+	gt->nrun_fail = c->new.iss.nfatal;
+	gt->nrun_unknown = c->new.iss.n - c->new.iss.nfatal + c->base.iss.n;
 	outcome(gt, family, o->alpha);
 	return 0;
 }

@@ -93,6 +93,16 @@ struct fb_gate {
 	int ntested, nreg, nlost, nundecided;
 	int nincomparable;	/* of the undecided: timings measured by different methods */
 	int nexp_failed, nexp_unknown;	/* expectations not met / not decided */
+	int ndecidable;		/* gated metrics tested or compared exactly (with a direction) */
+	int nplain;		/* gated metrics without an expectation */
+	/*
+	 * the runs behind the rounds (runs.h): a fatal issue of NEW fails the
+	 * gate, any other issue (BASE's, interrupted, missing) makes a pass
+	 * unknown; nothing tested (only exact counts) is unknown too
+	 */
+	int nrun_fail, nrun_unknown;
+	int nexp_tested;	/* expectations decided by a test (not an exact count) */
+	int none_tested;
 	int cannot;		/* no gated metric could ever fail: exit 2 */
 	int need_min;		/* with cannot: rounds per side to be able to fail */
 	enum fb_gate_outcome outcome;

@@ -114,10 +114,23 @@ static void testcase(FILE *f, const struct fb_gated *x, const struct fb_gate_opt
 	fputs("    </testcase>\n", f);
 }
 
+/* One testcase per side whose runs failed (failure: NEW's fatal ones) or are not whole. */
+static void runs_case(FILE *f, const struct fb_side *s, const char *side, int fail)
+{
+	fprintf(f, "    <testcase classname=\"foliobench.gate\" name=\"runs:%s\">\n      <%s "
+		"%smessage=\"", side, fail ? "failure" : "skipped", fail ? "type=\"run\" " : "");
+	fprintf(f, "%d run(s) of %s ", s->iss.n, side);
+	xml_attr(f, s->name);
+	fputs(fail ? " failed: " : " not whole: ", f);
+	xml_attr(f, s->iss.kept ? s->iss.v[0].what : "");
+	fprintf(f, "%s\"/>\n    </testcase>\n", s->iss.n > 1 ? "; ..." : "");
+}
+
 int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,
 		   const struct fb_gate_opts *o)
 {
-	int nf = 0, ns = 0;
+	int nf = !!c->new.iss.nfatal, ns = (c->new.iss.n && !c->new.iss.nfatal) + !!c->base.iss.n;
+	int nt = gt->ng + nf + ns;
 
 	for (int i = 0; i < gt->ng; i++) {
 		nf += classify(&gt->g[i]) == TC_FAIL;
@@ -125,17 +138,21 @@ int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites name=\"foliobench gate\" tests=\"%d\" failures=\"%d\" "
-		"errors=\"0\" skipped=\"%d\">\n", gt->ng, nf, ns);
+		"errors=\"0\" skipped=\"%d\">\n", nt, nf, ns);
 	fputs("  <testsuite name=\"", f);
 	xml_attr(f, c->base.name);
 	fputs(" vs ", f);
 	xml_attr(f, c->new.name);
-	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", gt->ng, nf,
+	fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"0\" skipped=\"%d\">\n", nt, nf,
 		ns);
 	fprintf(f, "    <properties>\n      <property name=\"outcome\" value=\"%s\"/>\n"
 		"      <property name=\"exit_status\" value=\"%d\"/>\n    </properties>\n",
 		gt->outcome == FB_GATE_PASS ? "pass" : gt->outcome == FB_GATE_FAIL ? "fail" :
 		"unknown", (int)gt->outcome);
+	if (c->new.iss.n)
+		runs_case(f, &c->new, "NEW", !!c->new.iss.nfatal);
+	if (c->base.iss.n)
+		runs_case(f, &c->base, "BASE", 0);
 	for (int i = 0; i < gt->ng; i++)
 		testcase(f, &gt->g[i], o);
 	fputs("  </testsuite>\n</testsuites>\n", f);

@@ -20,11 +20,13 @@
 #include "analysis/history/history_gate.h"
 #include "analysis/history/history_metrics.h"
 #include "analysis/history/history_series.h"
+#include "analysis/compare/runs.h"
 #include "analysis/compare/stats.h"
 
 struct newround {
 	struct fb_hround id;
 	struct fb_result *r;
+	char *path;
 };
 
 static int cmp_dbl(const void *a, const void *b)
@@ -43,8 +45,10 @@ static int cmp_new(const void *a, const void *b)
 
 static void free_new(struct newround *nr, int n)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		free(nr[i].r);
+		free(nr[i].path);
+	}
 	free(nr);
 }
 
@@ -73,8 +77,13 @@ static int load_new(const char *dir, const char *arm, struct newround **out, cha
 			buf = fb_hist_read(path, &len, err, errlen);
 			if (buf && !fb_hdb_ident(buf, len, &nr[k].id, err, errlen))
 				nr[k].r = fb_result_parse(buf, len, err, errlen);
-			if (nr[k].r)
+			if (nr[k].r && !(nr[k].path = strdup(path))) {
+				fb_fmt(err, errlen, "out of memory");
+				free(nr[k].r);
+				nr[k].r = NULL;
+			} else if (nr[k].r) {
 				k++;
+			}
 			else if (!err[0])
 				fb_fmt(err, errlen, "%s: unreadable", path);
 			free(buf);
@@ -361,8 +370,29 @@ struct verdict {
 	int checked, failing, env, nold_max;
 	int nonew, short_hist;	/* series not checked: no new value; too little history */
 	int moved;		/* not checked: the new rounds measure it by a new method */
-	char first[512], first_env[256];
+	/*
+	 * of nonew: the new rounds ran with the series' parameters and have its
+	 * row, with no value (a probe lost, a workload that failed): no pass
+	 */
+	int lost;
+	char first[512], first_env[256], first_lost[200];
 };
+
+/* 1 if a new round of the series' parameters has its row (probe or workload) */
+static int row_in_new(const struct fb_hseries *s, const struct armdata *a)
+{
+	const char *b = strchr(s->metric, ':'), *e = strrchr(s->metric, ':');
+	char row[160];
+
+	if (!b || e <= b)
+		return 0;
+	fb_fmt(row, sizeof(row), "%.*s", (int)(e - b - 1), b + 1);
+	for (int k = 0; k < a->nn; k++)
+		if (!strcmp(a->nr[k].id.params, s->params) &&
+		    (fb_result_probe(a->nr[k].r, row) || fb_result_workload(a->nr[k].r, row)))
+			return 1;
+	return 0;
+}
 
 /* 1 if the reference arm explains the step (*pct: what is left for the kernel), 0 if not. */
 static int host_step(const struct fb_hseries *s, const struct split *sp,
@@ -401,6 +431,8 @@ static int check_series(const struct fb_hseries *s, const struct armdata *a,
 		v->moved += moved;
 		v->nonew += sp.n == sp.nold && !moved;
 		v->short_hist += sp.n != sp.nold;
+		if (sp.n == sp.nold && !moved && row_in_new(s, a) && !v->lost++)
+			fb_hseries_name(s, v->first_lost, sizeof(v->first_lost));
 	}
 	if (step)
 		return step < 0 ? -1 : 0;
@@ -473,6 +505,42 @@ static void print_verdict(FILE *f, const struct verdict *v, const struct armdata
 			ref->nn > 0 ? "" : "; no reference arm", env);
 }
 
+/*
+ * The new rounds' runs (runs.h): a fatal issue fails, any other is
+ * unknown; 0 if none, else the exit status with a line per issue.
+ */
+static int runs_verdict(const char *ab_dir, const struct armdata *a, FILE *f)
+{
+	struct fb_run_issues iss = { 0 };
+	struct fb_result **r = calloc((size_t)a->nn + 1, sizeof(*r));
+	char **files = calloc((size_t)a->nn + 1, sizeof(*files)), err[300] = "";
+
+	if (!r || !files) {
+		free(r);
+		free(files);
+		return 2;
+	}
+	for (int k = 0; k < a->nn; k++) {
+		r[k] = a->nr[k].r;
+		files[k] = a->nr[k].path;
+	}
+	fb_runs_rounds(&iss, r, files, a->nn);
+	if (fb_runs_abjson(&iss, ab_dir, a->arm, files, a->nn, err, sizeof(err)) < 0)
+		fprintf(f, "history: %s: runs not checked\n", err);
+	free(r);
+	free(files);
+	if (!iss.n)
+		return 0;
+	fprintf(f, "history: %s: %d run(s) of arm %s %s:\n", iss.nfatal ? "FAIL" : "unknown",
+		iss.n, a->arm, iss.nfatal ? "failed (the kernel under test can have caused it)" :
+		"interrupted or missing: not shown safe");
+	for (int i = 0; i < iss.kept; i++)
+		fprintf(f, "  %s %s\n", a->arm, iss.v[i].what);
+	if (iss.kept < iss.n)
+		fprintf(f, "  ... and %d more\n", iss.n - iss.kept);
+	return iss.nfatal ? 1 : 3;
+}
+
 int fb_history_gate(const char *db, const char *ab_dir, const char *arm, const char *ref_arm,
 		    const struct fb_cp_opts *o, FILE *f)
 {
@@ -487,7 +555,7 @@ int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
 	struct verdict v = { 0 };
 	struct fb_hdb *h = NULL;
 	char err[512] = "", rerr[512] = "";
-	int rc = 2;
+	int rc = 2, runs;
 
 	arm = arm ? arm : "patched";
 	ref_arm = ref_arm ? ref_arm : "baseline";
@@ -507,12 +575,23 @@ int fb_history_gate_last(const char *db, const char *ab_dir, const char *arm,
 			snprintf(err, sizeof(err), "history gate: out of memory");
 			goto out;
 		}
-	if (!v.checked) {
-		rc = print_unknown(f, &v, &a, o);
+	runs = runs_verdict(ab_dir, &a, f);
+	if (runs == 2) {
+		snprintf(err, sizeof(err), "history gate: out of memory");
 		goto out;
 	}
-	print_verdict(f, &v, &a, &ref);
-	rc = v.failing ? 1 : 0;
+	if (!v.checked) {
+		rc = print_unknown(f, &v, &a, o);
+		rc = runs == 1 ? 1 : rc;
+		goto out;
+	}
+	rc = v.failing || runs == 1 ? 1 : runs == 3 || v.lost ? 3 : 0;
+	if (!rc || v.failing)	/* pass, or the regressing step */
+		print_verdict(f, &v, &a, &ref);
+	if (v.lost)
+		fprintf(f, "history: unknown: %d series of the history have no value in the %d new "
+			"%s rounds, whose probes or workloads they measured (first: %s): lost, not "
+			"shown safe\n", v.lost, a.nn, a.arm, v.first_lost);
 out:
 	if (rc == 2)
 		fb_err("%s", err[0] ? err : "history gate: failed");

@@ -19,6 +19,7 @@
 #include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/compare.h"
 #include "analysis/compare/html.h"
+#include "analysis/gate/rowverdict.h"
 #include "analysis/report/report.h"
 #include "util/cli.h"
 
@@ -334,15 +335,16 @@ static void arm_rows(FILE *f, const struct arm_fmt *af, const struct arminfo *ai
 /* The Results section's first paragraph, both formats: how rows are decided; then tail. */
 static void method_note(FILE *f, const struct fb_cmp *c, const char *tail)
 {
-	fprintf(f, "%s Values are medians across rounds. Verdicts here (compare's test): "
-		"two-sided Mann-Whitney U at alpha %g, bootstrap 95%% CI of the ratio of medians, "
-		"minimum effect %g%%; counts compared exactly when deterministic. `foliobench "
-		"gate` decides with its own test, printed on each of its lines: one-sided, on "
-		"per-call cmean (icount) or p50 and lock hold p50 (not the Hold avg above), "
-		"Welch's t on logs (icount; calibrated-t with --noise) or Mann-Whitney, Holm over "
-		"the gated rows, a %s threshold: a row can read inconclusive here and REGRESSED "
-		"there%s", fb_cmp_clock_note(c), c->alpha, c->min_effect,
-		fb_cmp_icount(c) ? "0.5%" : "5%", tail);
+	fprintf(f, "%s Values are medians across rounds. A gated row's Delta and Verdict are "
+		"`foliobench gate`'s (without options), on the statistic it decides, named in "
+		"the cell with its test: one-sided, per-call cmean (icount) or p50 and p90, lock "
+		"hold p50 (not the Hold avg beside it) or the row's declared metric, Welch's t on "
+		"logs (icount) or Mann-Whitney, Holm over the gated rows, a %s threshold: the "
+		"same word as the gate's line.  The other rows (counts, contention, the "
+		"observer's own): two-sided Mann-Whitney U at alpha %g, bootstrap 95%% CI of the "
+		"ratio of medians, minimum effect %g%%; counts compared exactly when "
+		"deterministic%s", fb_cmp_clock_note(c), fb_cmp_icount(c) ? "0.5%" : "5%",
+		c->alpha, c->min_effect, tail);
 }
 
 /* ---- the two files ---- */
@@ -578,6 +580,7 @@ int cmd_report(int argc, char **argv)
 	ret = 2;
 	if (fb_cmp_open_args(&c, &ca))
 		goto out;
+	fb_gate_rows(&c);	/* a gated row's verdict is the gate's */
 	out_dir(&c, out, &ca, dir, sizeof(dir));
 	if (fb_mkdir_p(dir)) {
 		fb_err("report: cannot create %s: %s", dir, strerror(errno));

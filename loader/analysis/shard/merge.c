@@ -277,6 +277,12 @@ static int mg_check_round(const struct mg *m, int in, int arm, int k, const char
 		fb_err("merge: %s", err);
 		return -1;
 	}
+	for (int w = 0; w < r->nworkloads; w++)	/* merged as it is; the gate reads it too */
+		if (r->workloads[w].status == FB_WL_FAILED ||
+		    r->workloads[w].status == FB_WL_INTERRUPTED)
+			fprintf(stderr, "foliobench: warning: merge: %s: workload %s %s: no gate "
+				"passes these rounds\n", path, r->workloads[w].name,
+				fb_wl_status_name(r->workloads[w].status));
 	if (r->host.build_id[0] && id && strncmp(id, "sha256:", 7) && strcmp(id, r->host.build_id)) {
 		fb_err("merge: %s ran kernel build id %s, but %s/ab.json names %s for arm %s",
 		       path, r->host.build_id, s->dir, id, arm_name(s->arms, (size_t)arm));
@@ -479,6 +485,11 @@ static json_object *mg_runs(const struct mg *m)
 				if (int_of(run, "round", 0) != k || json_object_deep_copy(run, &x,
 						NULL))
 					continue;
+				if (int_of(run, "exit", 0))
+					fprintf(stderr, "foliobench: warning: merge: %s: round %d of "
+						"arm %s exited %d: no gate passes these rounds\n",
+						s->dir, k, str_of(run, "arm") ? str_of(run, "arm") :
+						"?", int_of(run, "exit", 0));
 				json_object_object_add(x, "shard", json_object_new_int(s->index));
 				json_object_object_add(x, "host", json_object_new_string(
 					s->host ? s->host : ""));
@@ -604,7 +615,8 @@ int cmd_merge(int argc, char **argv)
 	m.n = argc - idx - 1;
 	m.in = calloc((size_t)m.n, sizeof(*m.in));
 	if (m.in && !mg_check(&m, argv + idx + 1) && !mg_out_ready(m.out)) {
-		ret = mg_copy(&m) || mg_pp(&m) || mg_ab_json(&m) ? 1 : 0;
+		/* ab.json first: a merge cut short leaves rounds it plans and lacks */
+		ret = mg_ab_json(&m) || mg_copy(&m) || mg_pp(&m) ? 1 : 0;
 		if (!ret)
 			fb_info("merge: %d rounds of %d shards in %s", m.nr, m.n, m.out);
 	}

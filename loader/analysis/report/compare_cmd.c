@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compare.c - `foliobench compare BASE NEW`: the model (cmpmodel.h) printed
+ * compare_cmd.c - `foliobench compare BASE NEW`: the model (cmpmodel.h),
+ * with the gate's verdict on each gated row (gate/rowverdict.h), printed
  * by the renderer (render.h).  Design: docs/compare.md.
  */
 #include <argp.h>
@@ -8,6 +9,8 @@
 #include <string.h>
 
 #include "analysis/compare/compare.h"
+#include "analysis/gate/rowverdict.h"
+#include "analysis/report/compare_cmd.h"
 #include "util/cli.h"
 #include "util/util.h"
 
@@ -63,6 +66,7 @@ int cmd_compare(int argc, char **argv)
 		fb_cmp_free(&c);
 		return 2;
 	}
+	fb_gate_rows(&c);
 	fb_cmp_print_header(stdout, &c, fmt);
 	fb_cmp_print(stdout, &c, fmt);
 	fb_cmp_free(&c);
@@ -81,6 +85,7 @@ int fb_cmp_summary(FILE *f, const char *dir, const char *base_arm, const char *n
 		fb_one_line(err);
 		fb_err("summary: %s", err);
 	} else {
+		fb_gate_rows(&c);
 		fputc('\n', f);
 		fb_cmp_print_header(f, &c, FB_FMT_TEXT);
 		fb_cmp_print(f, &c, FB_FMT_TEXT);
