@@ -6,8 +6,10 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gate/noise.h"
 #include "analysis/gate/rowverdict.h"
 
 void fb_gate_bare_opts(struct fb_gate_opts *o, const struct fb_cmp *c)
@@ -110,18 +112,23 @@ void fb_gate_rows_from(struct fb_cmp *c, const struct fb_gate *gt, const struct 
 
 int fb_gate_rows(struct fb_cmp *c)
 {
+	struct fb_noise *nz = NULL;
 	struct fb_gate_opts o;
 	struct fb_gate gt;
 	char err[256];
+	int ret = -1;
 
 	if (!c->base.n || !c->new.n)
 		return -1;
 	fb_gate_bare_opts(&o, c);
-	if (fb_gate_eval(&gt, c, &o, err, sizeof(err))) {
-		fb_gate_free(&gt);
+	if (fb_noise_default(&nz, c))	/* the bare gate's noise: shipped for BASE's kernel */
 		return -1;
+	o.noise = nz;
+	if (!fb_gate_eval(&gt, c, &o, err, sizeof(err))) {
+		fb_gate_rows_from(c, &gt, &o);
+		ret = 0;
 	}
-	fb_gate_rows_from(c, &gt, &o);
 	fb_gate_free(&gt);
-	return 0;
+	free(nz);
+	return ret;
 }
