@@ -572,7 +572,7 @@ static int gate_history(const struct gate_cli *g, int ret)
 static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 {
 	struct fb_noise *nz;
-	char err[1024];
+	char err[1024] = "out of memory";	/* what a failed calloc leaves */
 
 	if (g->noise_path) {
 		nz = calloc(1, sizeof(*nz));
@@ -589,8 +589,6 @@ static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 	}
 	return 0;
 bad:
-	if (!g->o.expect && g->expect_path)
-		snprintf(err, sizeof(err), "out of memory");
 	fb_one_line(err);
 	fb_err("gate: %s", err);
 	return -1;

@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "analysis/gate/noise.h"
+#include "model/jsonfile.h"
 
 static struct fb_noise_entry *entry(struct fb_noise *nz, const char *id)
 {
@@ -267,10 +268,12 @@ int fb_noise_read(struct fb_noise *nz, const char *path, char *err, size_t errle
 
 	memset(nz, 0, sizeof(*nz));
 	snprintf(nz->path, sizeof(nz->path), "%s", path);
-	top = json_object_from_file(path);
+	top = fb_json_load(path, "a noise file", why, sizeof(why));
 	if (!top) {
+		size_t l = strlen(path);	/* why starts "PATH: " */
+
 		snprintf(err, errlen, "%s: cannot read a JSON noise file (%s)", path,
-			 errno ? strerror(errno) : "malformed JSON");
+			 strncmp(why, path, l) || strncmp(why + l, ": ", 2) ? why : why + l + 2);
 		return -1;
 	}
 	ret = read_top(nz, top, why, sizeof(why));

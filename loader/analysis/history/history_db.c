@@ -485,29 +485,8 @@ int fb_hdb_ident(const char *buf, size_t len, struct fb_hround *r, char *err, si
 
 char *fb_hist_read(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long sz = -1;
-
-	*len = 0;
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) == 0)
-		sz = ftell(f);
-	if (sz >= 0 && sz < (64l << 20) && fseek(f, 0, SEEK_SET) == 0)
-		buf = malloc((size_t)sz + 1);
-	if (buf)
-		*len = fread(buf, 1, (size_t)sz, f);
-	fclose(f);
-	if (!buf || (long)*len != sz) {
-		snprintf(err, errlen, "%s: cannot read (too large or unreadable)", path);
-		free(buf);
-		return NULL;
-	}
-	buf[*len] = '\0';
-	return buf;
+	/* a FIFO or device is refused, never waited on (util/infile.h) */
+	return fb_in_read(path, FB_RESULT_MAX_BYTES - 1, len, "a results file", err, errlen);
 }
 
 struct sample_ctx {
