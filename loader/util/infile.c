@@ -118,7 +118,10 @@ char *fb_in_read(const char *path, size_t max, size_t *len, const char *what, ch
 		n += (size_t)r;
 	}
 	if (n > max) {
-		snprintf(err, errlen, "%s: larger than %zu MiB", path, max >> 20);
+		if (max >= 1 << 20)
+			snprintf(err, errlen, "%s: larger than %zu MiB", path, (max + 1) >> 20);
+		else
+			snprintf(err, errlen, "%s: larger than %zu bytes", path, max);
 		goto fail;
 	}
 	close(fd);
