@@ -102,6 +102,26 @@ int fb_kernel_conf_arm(const char *name)
 	return arm_series(name, s, 16) >= 0;
 }
 
+/*
+ * A root build runs host programs made in the cache and ccache's objects
+ * (scripts/kernel-build.sh): refused when anyone but root can write there.
+ */
+static int cache_untrusted(void)
+{
+	static const char *const subs[] = { "ccache", "work", "kernels", "src", "stock", NULL };
+	const char *cache = getenv("FB_CACHE");
+	char err[PATH_MAX + 200];
+
+	if (geteuid() != 0)
+		return 0;
+	if (fb_root_trusts_dir(cache && *cache ? cache : "/var/cache/foliobench", subs, err,
+			       sizeof(err))) {
+		fb_err("kernel: FB_CACHE: %s", err);
+		return 1;
+	}
+	return 0;
+}
+
 int fb_kernel_check(const char *spec, const char *flavour)
 {
 	char repo[PATH_MAX], script[PATH_MAX + 32], why[512];
@@ -109,6 +129,8 @@ int fb_kernel_check(const char *spec, const char *flavour)
 	ssize_t n, used = 0;
 	pid_t pid;
 
+	if (cache_untrusted())	/* --check runs git in the cache's source tree */
+		return 2;
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 1;
 	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
@@ -182,26 +204,6 @@ int fb_kernel_arm_has_series(const char *arm)
 		fb_fmt(path, sizeof(path), "%s/kernel-patches/%s/series", repo, s[i]);
 		if (access(path, R_OK) == 0)
 			return 1;
-	}
-	return 0;
-}
-
-/*
- * A root build runs host programs made in the cache and ccache's objects
- * (scripts/kernel-build.sh): refused when anyone but root can write there.
- */
-static int cache_untrusted(void)
-{
-	static const char *const subs[] = { "ccache", "work", "kernels", "src", "stock", NULL };
-	const char *cache = getenv("FB_CACHE");
-	char err[PATH_MAX + 200];
-
-	if (geteuid() != 0)
-		return 0;
-	if (fb_root_trusts_dir(cache && *cache ? cache : "/var/cache/foliobench", subs, err,
-			       sizeof(err))) {
-		fb_err("kernel: FB_CACHE: %s", err);
-		return 1;
 	}
 	return 0;
 }
