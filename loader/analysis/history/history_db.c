@@ -19,6 +19,8 @@
  * schema must be created or migrated is decided inside the writer's
  * BEGIN IMMEDIATE transaction, so the second of two racing creators finds
  * the tables there.  A busy file is reported as busy, never as foreign.
+ * Opening (what the path is, whose file, where a new DB is built):
+ * history_open.c; this file has the schema, its migrations and the adds.
  */
 #include <errno.h>
 #include <math.h>
@@ -132,11 +134,6 @@ int fb_hdb_migrate(sqlite3 *db, long long from, char *err, size_t errlen)
 		return -1;
 	fb_info("history: migrated schema %lld -> %d", from, FB_HDB_VERSION);
 	return 0;
-}
-
-int fb_hdb_begin(struct fb_hdb *h)
-{
-	return sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 int fb_hdb_commit(struct fb_hdb *h)

@@ -61,7 +61,6 @@ void fb_hdb_set_last(struct fb_hdb *db, int last);
 /* 1: series in the order their rounds were added (nightly CI); 0: by start time (default). */
 void fb_hdb_set_order(struct fb_hdb *db, int by_added);
 int fb_hdb_order(const struct fb_hdb *db);
-int fb_hdb_begin(struct fb_hdb *db);
 /* SQLite's message for the last failure on db */
 const char *fb_hdb_errmsg(struct fb_hdb *db);
 int fb_hdb_commit(struct fb_hdb *db);

@@ -352,7 +352,6 @@ static int make_temp(struct fb_hdb *h, char *err, size_t errlen)
 static int open_rw(struct fb_hdb *h, int state, char *err, size_t errlen)
 {
 	const char *file = h->path;
-	int rc;
 
 	if (!state) {
 		if (make_temp(h, err, errlen))
@@ -366,9 +365,7 @@ static int open_rw(struct fb_hdb *h, int state, char *err, size_t errlen)
 	}
 	sqlite3_busy_timeout(h->db, FB_HDB_BUSY_MS);
 	/* the temp stays in rollback mode until published: nothing of it in a -wal */
-	rc = setup(h->db, h->path, state != 0, 0, err, errlen);
-	h->txn = !rc;
-	return rc;
+	return setup(h->db, h->path, state != 0, 0, err, errlen);
 }
 
 int fb_hdb_open(struct fb_hdb **out, const char *path, int rw, char *err, size_t errlen)

@@ -18,7 +18,6 @@ struct fb_hdb {
 	int last;		/* series keep their newest `last` rounds; 0: all */
 	int by_added;		/* series in the order rounds were added, not by start */
 	char tmp[540];		/* a new DB built here until fb_hdb_publish(); "" none */
-	int txn;		/* opened for an add: its write transaction is open */
 };
 
 /* history_db.c: the schema at FB_HDB_VERSION into a blank db, or from version `from`. */
