@@ -220,9 +220,13 @@ static int check_file(const char *path, long long *version, int *immutable, char
 		if (rc == SQLITE_ROW)
 			break;
 		/* a WAL file where no -shm can be made: read as immutable */
-		if (*immutable || (rc & 0xff) != SQLITE_CANTOPEN || !dir_readonly(path) ||
-		    wal_pending(path)) {
+		if (*immutable || (rc & 0xff) != SQLITE_CANTOPEN || !dir_readonly(path)) {
 			ret = say_unreadable(path, rc, err, errlen);
+			goto out;
+		}
+		if (wal_pending(path)) {
+			snprintf(err, errlen, "%s: in a read-only place, and its -wal holds changes not"
+				 " yet in the file: open it once where it can be written", path);
 			goto out;
 		}
 		sqlite3_close(db);
@@ -301,8 +305,9 @@ static int stat_db(const char *path, int *state, char *err, size_t errlen)
 	struct stat sb;
 
 	if (stat(path, &sb)) {
-		if (errno != ENOENT) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (errno != ENOENT || !lstat(path, &sb)) {	/* a dangling link is not "new" */
+			snprintf(err, errlen, "%s: %s", path, errno != ENOENT ? strerror(errno) :
+				 "a symlink to nothing, not a history DB file");
 			return -1;
 		}
 		*state = 0;
