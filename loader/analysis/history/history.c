@@ -553,7 +553,7 @@ static int history_run(const struct hopts *o, const char *sub)
 	rc = fb_hdb_open(&db, o->db, 0, err, sizeof(err));
 	if (rc) {
 		fb_err("%s", err);
-		return rc == FB_HDB_BUSY ? 1 : 2;	/* docs/history.md: busy is 1 */
+		return rc == FB_HDB_FAIL ? 1 : 2;	/* busy or a disk error: 1 (docs/history.md) */
 	}
 	fb_hdb_set_last(db, o->last);
 	fb_hdb_set_order(db, o->by_added);

@@ -215,7 +215,7 @@ static int add_once(struct add_state *a, const char *db, char **files, int n)
 	a->added = a->dup = a->files = 0;
 	if (rc) {
 		fb_err("%s", a->err);
-		return rc == FB_HDB_BUSY ? 1 : 2;	/* docs/history.md: busy is 1 */
+		return rc == FB_HDB_FAIL ? 1 : 2;	/* busy or a disk error: 1 (docs/history.md) */
 	}
 	for (int i = 0; i < n && !rc && !fb_stop; i++)
 		rc = add_file(a, files[i]);

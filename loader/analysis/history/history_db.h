@@ -44,9 +44,10 @@ struct fb_hdb;
  * schema created or migrated inside it (fb_hdb_commit() ends it).  A
  * missing file is built beside path and becomes path at fb_hdb_publish();
  * an empty or blank file is made a DB in place, in WAL mode.
- * Returns 0, FB_HDB_BUSY (locked) or -1, with one line in err.
+ * Returns 0, FB_HDB_FAIL (locked for longer than FB_HDB_BUSY_MS, or a disk
+ * error: a failure, exit 1) or -1 (bad input, exit 2), with one line in err.
  */
-#define FB_HDB_BUSY		(-2)
+#define FB_HDB_FAIL		(-2)
 int fb_hdb_open(struct fb_hdb **db, const char *path, int rw, char *err, size_t errlen);
 /*
  * After the commit of an add: a new DB becomes path.  0 done (or nothing

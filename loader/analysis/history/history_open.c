@@ -58,13 +58,22 @@ static int query_int(sqlite3 *db, const char *sql, long long *v)
 	return rc == SQLITE_OK ? sqlite3_errcode(db) : rc;
 }
 
-/* "PATH: history DB busy ..." (FB_HDB_BUSY) for a lock not given up in time, else foreign (-1). */
+/*
+ * Why an existing file could not be read: busy (a lock not given up in
+ * time) or a disk error, FB_HDB_FAIL; else not ours, -1.
+ */
 static int say_unreadable(const char *path, int rc, char *err, size_t errlen)
 {
+	int code = rc & 0xff;
+
 	if (busy(rc)) {
 		snprintf(err, errlen, "%s: history DB busy: locked by another writer for more than"
 			 " %d s (%s)", path, FB_HDB_BUSY_MS / 1000, sqlite3_errstr(rc));
-		return FB_HDB_BUSY;
+		return FB_HDB_FAIL;
+	}
+	if (code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_NOMEM) {
+		snprintf(err, errlen, "%s: history DB: %s", path, sqlite3_errstr(rc));
+		return FB_HDB_FAIL;
 	}
 	snprintf(err, errlen, "%s: not a foliobench history DB (%s)", path, sqlite3_errstr(rc));
 	return -1;
@@ -191,7 +200,7 @@ static int open_ro(const char *path, int immutable, sqlite3 **db)
 /*
  * The read-only checks every open of an existing file starts with: 0 with
  * *version (0: blank, a creator has not committed yet) and *immutable (the
- * file could only be read as immutable), or -1 / FB_HDB_BUSY with err if
+ * file could only be read as immutable), or -1 / FB_HDB_FAIL with err if
  * the file is not ours, not sound or locked.
  */
 static int check_file(const char *path, long long *version, int *immutable, char *err,
@@ -260,7 +269,7 @@ static int setup_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
 /*
  * The write transaction (BEGIN IMMEDIATE) with the schema created or
  * migrated in it; committed if commit, else left open for the add.  wal:
- * WAL mode first (kept in the file).  0, FB_HDB_BUSY or -1 with err.
+ * WAL mode first (kept in the file).  0, FB_HDB_FAIL or -1 with err.
  */
 static int setup(sqlite3 *db, const char *path, int wal, int commit, char *err, size_t errlen)
 {
@@ -276,8 +285,12 @@ static int setup(sqlite3 *db, const char *path, int wal, int commit, char *err, 
 	if (!rc && commit && sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
 		rc = -1;
 	if (rc) {
+		int code = sqlite3_errcode(db) & 0xff;
+
 		if (!err[0])
 			snprintf(err, errlen, "%s: history DB: %s", path, sqlite3_errmsg(db));
+		if (code == SQLITE_IOERR || code == SQLITE_FULL)
+			rc = FB_HDB_FAIL;	/* the disk's failure, not bad input */
 		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 	}
 	return rc;
