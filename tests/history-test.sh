@@ -233,7 +233,7 @@ t "a failed add on a new DB: exit 2 and no DB, schema or temp file (rc $rc)" \
 FB_HISTORY_TEST_HOLD=60 $fb history add --db "$tmp/int.db" "$data/aa-1" 2>"$tmp/int.err" >/dev/null &
 writer=$!
 for ((i = 0; i < 300; i++)); do
-	grep -q 'holding the transaction' "$tmp/int.err" && break
+	grep -qs 'holding the transaction' "$tmp/int.err" && break
 	sleep 0.1
 done
 kill -TERM "$writer"; wait "$writer"; rc=$?
@@ -260,7 +260,7 @@ fi
 FB_HISTORY_TEST_HOLD=45 $fb history add --db "$tmp/serial.db" "$data"/aa-1 >/dev/null 2>"$tmp/busy.err" &
 holder=$!
 for ((i = 0; i < 300; i++)); do
-	grep -q 'holding the transaction' "$tmp/busy.err" && break
+	grep -qs 'holding the transaction' "$tmp/busy.err" && break
 	sleep 0.1
 done
 out=$($fb history add --db "$tmp/serial.db" "$data"/aa-2 2>&1); rc=$?
