@@ -84,8 +84,8 @@ series_patches() {
 
 # The base commit of the source tree (tag base of kernel-src.sh's tree).
 base_commit() {
-	git -C "$src" rev-parse "$(git -C "$src" tag -l base | head -1 || true)^{commit}" 2>/dev/null ||
-		git -C "$src" rev-parse HEAD
+	git -C "$src" rev-parse -q --verify "refs/tags/base^{commit}" ||
+		die "$src has no tag 'base' (the commit the series apply to; scripts/kernel-src.sh)"
 }
 
 # A mail (git format-patch, git am) rather than a plain diff (quilt)?

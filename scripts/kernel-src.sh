@@ -3,7 +3,8 @@
 #
 # Usage: scripts/kernel-src.sh            print the path of an unpacked tree
 #
-# KSRC=/path/to/linux wins: it is used as is (nothing is downloaded).
+# KSRC=/path/to/linux wins: it is used as is (nothing is downloaded); it
+# must be a git tree with a tag `base` on the commit the series apply to.
 # Otherwise the Debian package linux-source-7.3 is fetched with
 # `apt-get download` under a throw-away apt configuration whose mirror is
 # read from this machine's own apt sources (suite trixie-backports).  Nothing
@@ -22,6 +23,9 @@ die() { echo "kernel-src: error: $*" >&2; exit 1; }
 
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC/Makefile" ] && [ -d "$KSRC/kernel" ] || die "KSRC=$KSRC is not a kernel tree"
+	# the series apply to the tree's tag base, as this script tags the pinned base
+	git -C "$KSRC" rev-parse -q --verify "refs/tags/base^{commit}" >/dev/null 2>&1 ||
+		die "KSRC=$KSRC has no tag 'base': tag the commit the series apply to (Linux $BASE_VERSION): git -C $KSRC tag base COMMIT"
 	echo "$KSRC"
 	exit 0
 fi

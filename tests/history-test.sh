@@ -203,3 +203,67 @@ if command -v /usr/bin/time >/dev/null; then
 else
 	echo "not ok - /usr/bin/time missing (Debian: time)"
 fi
+
+# ---- issue 38: the DB's path is checked before SQLite writes anything ----
+# a block device (a loop device over a small image) is refused, its bytes unchanged
+loopdev=""
+cleanup_38() {
+	[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup_38 EXIT
+head -c 1048576 /dev/urandom >"$tmp/img"
+if loopdev=$(losetup -f --show "$tmp/img" 2>/dev/null); then
+	before=$(head -c 4096 "$loopdev" | sha256sum)
+	out=$($fb history add --db "$loopdev" "$data/aa-1" 2>&1); rc=$?
+	t "history add --db a block device ($loopdev): exit 2, one line: $out" \
+		test "$rc" = 2 -a "$(echo "$out" | wc -l)" = 1
+	t "the device's first 4 KB unchanged, no $loopdev-wal, -shm or -journal" \
+		bash -c "[ '$(head -c 4096 "$loopdev" | sha256sum)' = '$before' ] &&
+			 ! ls '$loopdev'-* 2>/dev/null"
+	losetup -d "$loopdev"; loopdev=""
+else
+	echo "not ok - losetup: no loop device for the block-device case"
+fi
+# a failed add on a new DB, and one interrupted inside its transaction, leave no file
+echo '{"schema": "x"}' >"$tmp/bad.json"
+$fb history add --db "$tmp/fail.db" "$data/aa-1" "$tmp/bad.json" >/dev/null 2>&1; rc=$?
+t "a failed add on a new DB: exit 2 and no DB, schema or temp file (rc $rc)" \
+	bash -c "[ $rc = 2 ] && ! ls '$tmp'/fail.db* 2>/dev/null"
+FB_HISTORY_TEST_HOLD=60 $fb history add --db "$tmp/int.db" "$data/aa-1" 2>"$tmp/int.err" >/dev/null &
+writer=$!
+for ((i = 0; i < 300; i++)); do
+	grep -qs 'holding the transaction' "$tmp/int.err" && break
+	sleep 0.1
+done
+kill -TERM "$writer"; wait "$writer"; rc=$?
+t "an add on a new DB stopped by SIGTERM: exit 1, no DB left (rc $rc)" \
+	bash -c "[ $rc = 1 ] && ! ls '$tmp'/int.db* 2>/dev/null"
+# a WAL DB in a read-only place (a read-only bind mount in a private mount namespace) is read
+mkdir -p "$tmp/ro"
+$fb history add --db "$tmp/ro/h.db" "$data/aa-1" >/dev/null
+t "a closed DB leaves no -wal or -shm beside it (no reader ran yet)" \
+	bash -c "! ls '$tmp'/ro/h.db-* 2>/dev/null"
+if unshare -m true 2>/dev/null; then
+	out=$(unshare -m bash -c "mount --bind -o ro '$tmp/ro' '$tmp/ro' &&
+		touch '$tmp/ro/w' 2>/dev/null && echo writable
+		$fb history list --db '$tmp/ro/h.db' | tail -1 &&
+		$fb history export --db '$tmp/ro/h.db' --metric workload:nft:wall | wc -l &&
+		$fb history report --db '$tmp/ro/h.db' --out '$tmp/ro-rep' >/dev/null && echo report &&
+		$fb history gate --db '$tmp/ro/h.db' '$data/aa-2' >/dev/null && echo gate" 2>&1)
+	t "a read-only WAL DB: list, export, report and gate read it ($(echo $out))" \
+		test "$(echo $out)" = "20 rounds 21 report gate"
+else
+	echo "not ok - unshare -m: no private mount namespace for the read-only case"
+fi
+# a DB locked by a writer for longer than 30 s: busy is exit 1, as documented
+FB_HISTORY_TEST_HOLD=45 $fb history add --db "$tmp/serial.db" "$data"/aa-1 >/dev/null 2>"$tmp/busy.err" &
+holder=$!
+for ((i = 0; i < 300; i++)); do
+	grep -qs 'holding the transaction' "$tmp/busy.err" && break
+	sleep 0.1
+done
+out=$($fb history add --db "$tmp/serial.db" "$data"/aa-2 2>&1); rc=$?
+kill -TERM "$holder"; wait "$holder"
+t "an add on a DB locked for more than 30 s: exit 1, 'busy' (rc $rc): $out" \
+	bash -c "[ $rc = 1 ] && grep -q 'history DB busy' <<<'$out'"

@@ -273,11 +273,15 @@ static int ab_prepare(struct ab_env *e)
 	else
 		fb_fmt(e->out, sizeof(e->out), "results/ab-%s", ts);
 	for (int a = 0; a < e->narms; a++) {
+		int r;
+
 		if (e->narms > 2)
 			fb_info("ab: kernel %d/%d: %s", a + 1, e->narms, e->arms[a].spec);
-		if (fb_kernel_resolve(e->arms[a].spec, e->flavour, !e->sh.no_build,
-				      e->arms[a].bz, sizeof(e->arms[a].bz)) < 0)
-			return fb_stop ? 130 : e->sh.no_build ? 2 : 1;
+		r = fb_kernel_resolve(e->arms[a].spec, e->flavour, !e->sh.no_build,
+				      e->arms[a].bz, sizeof(e->arms[a].bz));
+
+		if (r < 0)	/* an untrusted cache is bad input, refused before building */
+			return fb_stop ? 130 : e->sh.no_build || r == FB_KERNEL_UNTRUSTED ? 2 : 1;
 		if (fb_stop)
 			return 130;
 		if (e->sh.build_only)

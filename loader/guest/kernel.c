@@ -17,6 +17,7 @@
 
 #include "util/util.h"
 #include "guest/kernel.h"
+#include "util/pathtrust.h"
 #include "guest/stock.h"
 #include "util/cli.h"
 #include "util/script.h"
@@ -101,6 +102,26 @@ int fb_kernel_conf_arm(const char *name)
 	return arm_series(name, s, 16) >= 0;
 }
 
+/*
+ * A root build runs host programs made in the cache and ccache's objects
+ * (scripts/kernel-build.sh): refused when anyone but root can write there.
+ */
+static int cache_untrusted(void)
+{
+	static const char *const subs[] = { "ccache", "work", "kernels", "src", "stock", NULL };
+	const char *cache = getenv("FB_CACHE");
+	char err[PATH_MAX + 200];
+
+	if (geteuid() != 0)
+		return 0;
+	if (fb_root_trusts_dir(cache && *cache ? cache : "/var/cache/foliobench", subs, err,
+			       sizeof(err))) {
+		fb_err("kernel: FB_CACHE: %s", err);
+		return 1;
+	}
+	return 0;
+}
+
 int fb_kernel_check(const char *spec, const char *flavour)
 {
 	char repo[PATH_MAX], script[PATH_MAX + 32], why[512];
@@ -108,6 +129,8 @@ int fb_kernel_check(const char *spec, const char *flavour)
 	ssize_t n, used = 0;
 	pid_t pid;
 
+	if (cache_untrusted())	/* --check runs git in the cache's source tree */
+		return 2;
 	if (fb_repo_dir(repo, sizeof(repo)) < 0)
 		return 1;
 	fb_fmt(script, sizeof(script), "%s/scripts/kernel-build.sh", repo);
@@ -189,7 +212,11 @@ int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 		    char *dir, size_t len)
 {
 	const char *build[] = { arm, flavour, NULL }, *print[] = { "--print", arm, flavour, NULL };
-	int sig, r = fb_script_run("kernel-build.sh", print_only ? print : build, dir, len, &sig);
+	int sig, r;
+
+	if (!print_only && cache_untrusted())
+		return FB_KERNEL_UNTRUSTED;
+	r = fb_script_run("kernel-build.sh", print_only ? print : build, dir, len, &sig);
 
 	if (sig) {
 		fb_err("kernel: interrupted");
@@ -212,6 +239,7 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 {
 	char dir[PATH_MAX];
 	struct stat st;
+	int r;
 
 	if (fb_stock_spec(spec))
 		return fb_stock_bzimage(spec, bzimage, len);
@@ -246,8 +274,9 @@ int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 		return -1;
 	}
 	fb_info("kernel: building %s/%s (cached in %s)", spec, flavour, dir);
-	if (fb_kernel_build(spec, flavour, 0, dir, sizeof(dir)) < 0)
-		return -1;
+	r = fb_kernel_build(spec, flavour, 0, dir, sizeof(dir));
+	if (r < 0)
+		return r;
 	fb_fmt(bzimage, len, "%s/bzImage", dir);
 	if (access(bzimage, R_OK) < 0) {
 		fb_err("kernel: %s missing after the build", bzimage);
@@ -423,7 +452,10 @@ static int kernel_build_all(struct kernel_env *e)
 			uint64_t t0 = fb_now_ns();
 
 			fb_info("kernel: %s/%s ...", e->arms[a], e->fl[f]);
-			if (fb_kernel_build(e->arms[a], e->fl[f], 0, dir, sizeof(dir)) < 0) {
+			r = fb_kernel_build(e->arms[a], e->fl[f], 0, dir, sizeof(dir));
+			if (r == FB_KERNEL_UNTRUSTED)
+				return 2;
+			if (r < 0) {
 				failed++;
 				continue;
 			}

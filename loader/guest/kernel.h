@@ -16,7 +16,7 @@
  * kernel-patches/arms.conf, SERIES@N, or the user's own NAME=DIR /
  * NAME=GITDIR@REV (built with scripts/kernel-build.sh for flavour if build
  * is set and it is missing).  Stores the bzImage
- * path; 0, or -1 after fb_err().
+ * path; 0, or -1 (FB_KERNEL_UNTRUSTED: bad input, exit 2) after fb_err().
  */
 int fb_kernel_resolve(const char *spec, const char *flavour, int build,
 		      char *bzimage, size_t len);
@@ -33,7 +33,12 @@ int fb_kernel_conf_arm(const char *name);
  * nothing.
  */
 int fb_kernel_check(const char *spec, const char *flavour);
-/* Runs scripts/kernel-build.sh [--print] arm flavour; dir gets its output. */
+/*
+ * Runs scripts/kernel-build.sh [--print] arm flavour; dir gets its output.
+ * 0, or -1 after fb_err(); FB_KERNEL_UNTRUSTED when root would build from
+ * a cache others can write ($FB_CACHE or its ccache, util/pathtrust.h).
+ */
+#define FB_KERNEL_UNTRUSTED	(-2)
 int fb_kernel_build(const char *arm, const char *flavour, int print_only,
 		    char *dir, size_t len);
 /*

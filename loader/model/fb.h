@@ -18,6 +18,7 @@
 #include "model/clock.h"
 #include "model/counts.h"
 #include "model/hist.h"
+#include "util/infile.h"
 #include "util/util.h"
 
 #define FB_SCHEMA		"foliobench-results"
@@ -130,8 +131,6 @@ int fb_result_save(const struct fb_result *r, const char *path);
  */
 struct fb_result *fb_result_load(const char *path, char *err, size_t errlen);
 #define FB_RESULT_MAX_BYTES	(64 << 20)
-/* "a FIFO", "a directory", ... for messages about what a path is */
-const char *fb_file_type(unsigned int st_mode);
 struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_t errlen);
 const struct fb_probe_result *fb_result_probe(const struct fb_result *r, const char *name);
 const struct fb_workload_result *fb_result_workload(const struct fb_result *r, const char *name);

@@ -524,6 +524,28 @@ static size_t get_array(struct rd *rd, json_object *o, const char *k, size_t max
 	return n;
 }
 
+/*
+ * Rows are looked up by name (fb_result_probe(), compare's rows): a second
+ * row of one name would be silently ignored, however it differs.
+ */
+static void check_unique(struct rd *rd, const struct fb_result *r)
+{
+	for (int i = 0; i < r->nprobes && !rd->failed; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(r->probes[i].name, r->probes[k].name)) {
+				rd_fail(rd, "results: probe '%s' twice (probes %d and %d)",
+					r->probes[i].name, k, i);
+				break;
+			}
+	for (int i = 0; i < r->nworkloads && !rd->failed; i++)
+		for (int k = 0; k < i; k++)
+			if (!strcmp(r->workloads[i].name, r->workloads[k].name)) {
+				rd_fail(rd, "results: workload '%s' twice (workloads %d and %d)",
+					r->workloads[i].name, k, i);
+				break;
+			}
+}
+
 static void read_lists(struct rd *rd, json_object *o, struct fb_result *r)
 {
 	json_object *a;
@@ -538,6 +560,7 @@ static void read_lists(struct rd *rd, json_object *o, struct fb_result *r)
 	r->nworkloads = (int)get_array(rd, o, "workloads", FB_MAX_WORKLOADS, &a);
 	for (int i = 0; i < r->nworkloads && !rd->failed; i++)
 		read_workload(rd, json_object_array_get_idx(a, (size_t)i), &r->workloads[i]);
+	check_unique(rd, r);
 	r->ncontention = (int)get_array(rd, o, "contention", FB_MAX_CONTENTION, &a);
 	for (int i = 0; i < r->ncontention && !rd->failed; i++) {
 		json_object *e = json_object_array_get_idx(a, (size_t)i);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "model/results_scan.h"
+#include "util/infile.h"
 
 #define SCAN_DEPTH	33	/* json-c refuses deeper than 32 */
 #define KEYLEN		12	/* the keys the scan looks for are shorter */
@@ -451,61 +452,14 @@ struct fb_result *fb_result_parse(const char *json, size_t len, char *err, size_
 	return r;
 }
 
-const char *fb_file_type(unsigned int m)
-{
-	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" :
-	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
-	       S_ISLNK(m) ? "a symlink" : S_ISREG(m) ? "a regular file" : "not a regular file";
-}
-
-/*
- * The whole of a regular file, at most FB_RESULT_MAX_BYTES, NUL-terminated.
- * O_NONBLOCK: opening a FIFO must not wait for a writer; it is then
- * refused by the fstat().  NULL with one line in err.
- */
-static char *read_regular(const char *path, size_t *lenp, char *err, size_t errlen)
-{
-	struct stat st = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st)) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: %s, not a results file", path, fb_file_type(st.st_mode));
-	} else if (st.st_size >= FB_RESULT_MAX_BYTES) {
-		snprintf(err, errlen, "%s: larger than %d MiB", path, FB_RESULT_MAX_BYTES >> 20);
-	} else if ((buf = malloc((size_t)st.st_size + 1))) {
-		while (len < (size_t)st.st_size) {
-			ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n <= 0)
-				break;
-			len += (size_t)n;
-		}
-		buf[len] = '\0';
-	} else {
-		snprintf(err, errlen, "out of memory");
-	}
-	close(fd);
-	*lenp = len;
-	return buf;
-}
-
 struct fb_result *fb_result_load(const char *path, char *err, size_t errlen)
 {
 	struct fb_result *r = NULL;
 	char *buf, e[200];
 	size_t len = 0;
 
-	buf = read_regular(path, &len, err, errlen);
+	/* a FIFO is refused, never waited on (util/infile.h) */
+	buf = fb_in_read(path, FB_RESULT_MAX_BYTES - 1, &len, "a results file", err, errlen);
 	if (!buf)
 		return NULL;
 	if (!len)

@@ -21,7 +21,7 @@ mkdir -p "$out/corpus" "$out/seeds" "$out/seeds-bad" "$out/artifacts"
 cc=("$CLANG" -g -O1 -std=gnu11 -D_GNU_SOURCE -Iloader -Ibpf
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
 lib=(loader/model/results.c loader/model/results_scan.c loader/model/hist.c loader/model/counts.c loader/model/clock.c
-     loader/util/util.c)
+     loader/util/util.c loader/util/infile.c loader/model/jsonfile.c)
 if ! "${cc[@]}" tests/fuzz/fuzz_results.c "${lib[@]}" -ljson-c -lm \
 	-o "$out/fuzz_results" 2>"$out/build.log" ||
    ! "${cc[@]}" tests/fuzz/fuzz_compare.c loader/analysis/compare/cmpmodel.c loader/analysis/compare/cmpvalidate.c loader/analysis/compare/render.c \

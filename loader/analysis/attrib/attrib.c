@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/attrib/attrib.h"
+#include "model/jsonfile.h"
 #include "util/util.h"
 
 #define ATTRIB_MAX_ROWS	1024
@@ -39,11 +40,9 @@ static int load_meta(struct fb_attrib *a, char *err, size_t errlen)
 	int n;
 
 	snprintf(p, sizeof(p), "%s/%s", a->dir, FB_ATTRIB_FILE);
-	o = json_object_from_file(p);
-	if (!o) {
-		snprintf(err, errlen, "%s: not readable JSON", p);
+	o = fb_json_load(p, "a per-patch.json", err, errlen);	/* no FIFO, no device */
+	if (!o)
 		return -1;
-	}
 	if (strcmp(jstr(o, "schema"), "foliobench-per-patch") ||
 	    !json_object_object_get_ex(o, "prefixes", &pre) ||
 	    !json_object_is_type(pre, json_type_array)) {

@@ -147,5 +147,6 @@ int fb_cmp_open_args(struct fb_cmp *c, const struct fb_cmp_args *a)
 	}
 	/* merged shards: one machine unlike the rest, by the gate's defaults */
 	fb_cmp_warn_hosts(stderr, c, a->cmd, fb_gate_metrics_for(c, NULL), fb_gate_thr_for(c, -1));
+	fb_cmp_warn_mixed(stderr, c, a->cmd);	/* kernels, hosts, CPUs, versions */
 	return c->base.n && c->new.n ? check_params(c, a) : 0;
 }

@@ -107,3 +107,76 @@ int fb_cmp_warn_hosts(FILE *f, const struct fb_cmp *c, const char *cmd, const ch
 		w.id, 100 * thr);
 	return 1;
 }
+
+static const char *f_build(const struct fb_result *r)
+{
+	return r->host.build_id;
+}
+
+static const char *f_host(const struct fb_result *r)
+{
+	return r->host.hostname;
+}
+
+static const char *f_cpu(const struct fb_result *r)
+{
+	return r->host.cpu_model;
+}
+
+static const char *f_tool(const struct fb_result *r)
+{
+	return r->tool_version;
+}
+
+/* The first non-empty value of field in side x that no round of y has, or NULL. */
+static const char *only_in(const struct fb_side *x, const struct fb_side *y,
+			   const char *(*field)(const struct fb_result *))
+{
+	for (int i = 0; i < x->n; i++) {
+		const char *v = field(x->r[i]);
+		int k = 0;
+
+		while (v[0] && k < y->n && strcmp(v, field(y->r[k])))
+			k++;
+		if (v[0] && k == y->n)
+			return v;
+	}
+	return NULL;
+}
+
+int fb_cmp_warn_mixed(FILE *f, const struct fb_cmp *c, const char *cmd)
+{
+	static const struct {
+		const char *what;
+		const char *(*field)(const struct fb_result *);
+	} diff[] = { { "host", f_host }, { "CPU model", f_cpu }, { "foliobench version", f_tool } };
+	const struct fb_side *side[] = { &c->base, &c->new };
+	int lines = 0;
+
+	for (int s = 0; s < 2; s++) {
+		const char *a = side[s]->n ? f_build(side[s]->r[0]) : "";
+		const char *b = NULL;
+
+		for (int i = 1; i < side[s]->n && !b; i++)
+			if (strcmp(a, f_build(side[s]->r[i])))
+				b = f_build(side[s]->r[i]);
+		if (!b)
+			continue;
+		fprintf(f, "foliobench: warning: %s: %s (%s) mixes kernel builds %.12s and %.12s:"
+			" its rounds did not all run one kernel\n", cmd, s ? "NEW" : "BASE",
+			side[s]->name, a[0] ? a : "(none)", b[0] ? b : "(none)");
+		lines++;
+	}
+	for (size_t d = 0; d < sizeof(diff) / sizeof(diff[0]); d++) {
+		const char *x = only_in(&c->base, &c->new, diff[d].field);
+		const char *y = only_in(&c->new, &c->base, diff[d].field);
+
+		if (!x && !y)
+			continue;
+		fprintf(f, "foliobench: warning: %s: the sides differ in %s: '%s' only in %s: the"
+			" difference may be the machine's, not the kernel's\n", cmd, diff[d].what,
+			x ? x : y, x ? "BASE" : "NEW");
+		lines++;
+	}
+	return lines;
+}

@@ -22,4 +22,13 @@
 int fb_cmp_warn_hosts(FILE *f, const struct fb_cmp *c, const char *cmd, const char *globs,
 		      double thr_pct);
 
+/*
+ * Rounds that are not alike by what they say about themselves: a warning
+ * line on f for each side whose rounds ran more than one kernel build
+ * (host.build_id), and for each of host, CPU model and foliobench version
+ * with a value on one side that the other side's rounds never have.
+ * Returns the number of lines printed.
+ */
+int fb_cmp_warn_mixed(FILE *f, const struct fb_cmp *c, const char *cmd);
+
 #endif /* FB_HOSTS_H */

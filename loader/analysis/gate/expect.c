@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/gate/expect.h"
+#include "util/infile.h"
 
 #define EXP_MAX_LINE	512
 
@@ -274,11 +275,9 @@ static int read_file(struct fb_expect *e, const char *path, int depth, char *err
 		return -1;
 	}
 	snprintf(e->files[e->nfiles++], sizeof(e->files[0]), "%s", path);
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	f = fb_in_fopen(path, "an expect file", err, errlen);	/* a FIFO: refused, no wait */
+	if (!f)
 		return -1;
-	}
 	ret = read_lines(e, fi, f, depth, err, errlen);
 	fclose(f);
 	return ret;

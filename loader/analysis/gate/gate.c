@@ -17,6 +17,7 @@
 #include "analysis/gate/gate.h"
 #include "analysis/gate/gate_out.h"
 #include "analysis/gate/junit.h"
+#include "model/rounds.h"
 #include "util/cli.h"
 #include "util/util.h"
 
@@ -541,7 +542,7 @@ static int gate_history(const struct gate_cli *g, int ret)
 static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 {
 	struct fb_noise *nz;
-	char err[1024];
+	char err[1024] = "out of memory";	/* what a failed calloc leaves */
 
 	if (!g->noise_path) {
 		if (fb_noise_default(&nz, c))
@@ -562,25 +563,66 @@ static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 	}
 	return 0;
 bad:
-	if (!g->o.expect && g->expect_path)
-		snprintf(err, sizeof(err), "out of memory");
 	fb_one_line(err);
 	fb_err("gate: %s", err);
 	return -1;
+}
+
+static void fnv_put(void *ctx, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t *h = ctx;
+
+	for (size_t i = 0; i < n; i++)
+		*h = (*h ^ b[i]) * 1099511628211ull;
+}
+
+/*
+ * Each round counted once across the calibration's directories and arms
+ * (compare's copy rule, fb_round_key()): the same directory given twice,
+ * or one arm a copy of the other, would count its rounds twice and make
+ * the noise look smaller.  0, or -1 with err.
+ */
+static int cal_once(uint64_t *seen, int *nseen, int max, const struct fb_cmp *c, char *err,
+		    size_t errlen)
+{
+	const struct fb_side *side[] = { &c->base, &c->new };
+
+	for (int k = 0; k < 2; k++)
+		for (int i = 0; i < side[k]->n; i++) {
+			uint64_t h = 14695981039346656037ull;
+			int j = 0;
+
+			if (!side[k]->r[i]->started[0])
+				continue;	/* never a copy (fb_round_same()) */
+			fb_round_key(side[k]->r[i], fnv_put, &h);
+			while (j < *nseen && seen[j] != h)
+				j++;
+			if (j < *nseen) {
+				snprintf(err, errlen, "--calibrate: %s is a round already counted (the "
+					 "same start, kernel build and data; a directory given twice?):"
+					 " each round counts once", side[k]->files[i]);
+				return -1;
+			}
+			if (*nseen < max)
+				seen[(*nseen)++] = h;
+		}
+	return 0;
 }
 
 /* --calibrate DIR...: each an A/A ab directory; writes the noise file */
 static int gate_calibrate(struct gate_cli *g)
 {
 	struct fb_noise *nz = calloc(1, sizeof(*nz));
+	int n = 0, ret = 2, nseen = 0, maxseen = GATE_MAX_CAL * 2 * FB_CMP_MAX_ROUNDS;
+	uint64_t *seen = calloc((size_t)maxseen, sizeof(*seen));
 	char *dirs[GATE_MAX_CAL], out[600], err[1024];
-	int n = 0, ret = 2;
 
 	for (int i = 0; i < g->ca.nops; i++)
 		dirs[n++] = g->ca.ops[i];
 	for (int i = 0; i < g->ncal; i++)
 		dirs[n++] = g->cal[i];
-	if (!nz || !n) {
+	if (!nz || !seen || !n) {
 		fb_err("gate: --calibrate wants one or more A/A ab directories");
 		goto out;
 	}
@@ -598,7 +640,8 @@ static int gate_calibrate(struct gate_cli *g)
 				 c.new.r[0]->host.build_id);
 			bad = 1;
 		}
-		bad = bad || fb_noise_add(nz, &c, err, sizeof(err));
+		bad = bad || cal_once(seen, &nseen, maxseen, &c, err, sizeof(err)) ||
+		      fb_noise_add(nz, &c, err, sizeof(err));
 		fb_cmp_free(&c);
 		if (bad) {
 			fb_one_line(err);
@@ -622,6 +665,7 @@ static int gate_calibrate(struct gate_cli *g)
 			       fb_noise_spread(&nz->e[i]) * 100, nz->e[i].n, nz->e[i].dof);
 	ret = 0;
 out:
+	free(seen);
 	free(nz);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "analysis/gate/noise.h"
 #include "util/cli.h"
 #include "util/util.h"
+#include "model/jsonfile.h"
 
 static struct fb_noise_entry *entry(struct fb_noise *nz, const char *id)
 {
@@ -74,7 +75,7 @@ static int add_build(struct fb_noise *nz, const char *id, char *err, size_t errl
  */
 static int round_kernel_key(const char *file, const char *arm, char *key, size_t len)
 {
-	char dir[PATH_MAX], *sl;
+	char dir[PATH_MAX], why[PATH_MAX + 80], *sl;
 	json_object *top, *arms, *o;
 	int ret = -1;
 
@@ -86,7 +87,7 @@ static int round_kernel_key(const char *file, const char *arm, char *key, size_t
 		*sl = '\0';
 	}
 	strcat(dir, "/ab.json");
-	top = json_object_from_file(dir);
+	top = fb_json_load(dir, "an ab.json", why, sizeof(why));
 	if (!top)
 		return -1;
 	if (json_object_object_get_ex(top, "arms", &arms) &&
@@ -375,10 +376,12 @@ int fb_noise_read(struct fb_noise *nz, const char *path, char *err, size_t errle
 
 	memset(nz, 0, sizeof(*nz));
 	snprintf(nz->path, sizeof(nz->path), "%s", path);
-	top = json_object_from_file(path);
+	top = fb_json_load(path, "a noise file", why, sizeof(why));
 	if (!top) {
+		size_t l = strlen(path);	/* why starts "PATH: " */
+
 		snprintf(err, errlen, "%s: cannot read a JSON noise file (%s)", path,
-			 errno ? strerror(errno) : "malformed JSON");
+			 strncmp(why, path, l) || strncmp(why + l, ": ", 2) ? why : why + l + 2);
 		return -1;
 	}
 	ret = read_top(nz, top, why, sizeof(why));

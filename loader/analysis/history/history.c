@@ -3,20 +3,18 @@
  * history.c - `foliobench history`: add, list, show, export, report and
  * selftest over the history DB (history.h).
  */
-#include <dirent.h>
 #include <argp.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "analysis/history/cp_synth.h"
 #include "analysis/history/history.h"
+#include "analysis/history/history_add.h"
 #include "analysis/history/history_db.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/history/history_metrics.h"
@@ -104,134 +102,6 @@ static int cp_arg(struct fb_cp_opts *o, int opt, const char *arg)
 	fb_err("history: bad value '%s' for --%s", arg, opt == OPT_ALPHA ? "alpha (0 < P < 1)" :
 	       opt == OPT_MIN_SIZE ? "min-size (2..1000)" : "seed");
 	return -1;
-}
-
-/* ---- add ---- */
-
-struct add_state {
-	struct fb_hdb *db;
-	const char *commit;
-	int added, dup, files;
-	char err[512];
-};
-
-static int add_file(struct add_state *a, const char *path)
-{
-	size_t len;
-	char *buf = fb_hist_read(path, &len, a->err, sizeof(a->err));
-	int rc;
-
-	if (!buf)
-		return -1;
-	rc = fb_hdb_add(a->db, buf, len, path, a->commit, a->err, sizeof(a->err));
-	free(buf);
-	if (rc < 0)
-		return -1;
-	a->files++;
-	if (rc)
-		a->added++;
-	else
-		a->dup++;
-	if (a->files % 250 == 0)
-		fb_info("history: %d files read", a->files);
-	return 0;
-}
-
-static int cmp_name(const void *x, const void *y)
-{
-	return strcmp(*(char *const *)x, *(char *const *)y);
-}
-
-/* Every *.json below dir except ab.json, sorted, recursively. */
-static int add_dir(struct add_state *a, const char *dir)
-{
-	struct dirent **ents = NULL;
-	int n = scandir(dir, &ents, NULL, NULL), rc = 0;
-
-	if (n < 0) {
-		snprintf(a->err, sizeof(a->err), "%s: cannot read directory", dir);
-		return -1;
-	}
-	qsort(ents, (size_t)n, sizeof(*ents), cmp_name);
-	for (int i = 0; i < n && !rc && !fb_stop; i++) {
-		const char *nm = ents[i]->d_name;
-		size_t l = strlen(nm);
-		char path[1024];
-		struct stat sb;
-
-		if (nm[0] == '.' ||
-		    fb_fmt(path, sizeof(path), "%s/%s", dir, nm) >= (int)sizeof(path) ||
-		    stat(path, &sb))
-			continue;
-		if (S_ISDIR(sb.st_mode))
-			rc = add_dir(a, path);
-		else if (l > 5 && !strcmp(nm + l - 5, ".json") && strcmp(nm, "ab.json"))
-			rc = add_file(a, path);
-	}
-	for (int i = 0; i < n; i++)
-		free(ents[i]);
-	free(ents);
-	return rc;
-}
-
-/*
- * Test hook (tests/history-test.sh, docs/history.md): FB_HISTORY_TEST_HOLD=S
- * keeps the add's transaction open S seconds before the commit, so a test
- * can kill a writer inside it.  Ctrl-C or SIGTERM end the wait.
- */
-static void hold_for_test(void)
-{
-	const char *v = getenv("FB_HISTORY_TEST_HOLD");
-	uint64_t s;
-
-	if (!v || fb_parse_u64(v, &s) || !s || s > 3600)
-		return;
-	fb_info("history add: holding the transaction %llu s (FB_HISTORY_TEST_HOLD)",
-		(unsigned long long)s);
-	for (uint64_t i = 0; i < 10 * s && !fb_stop; i++)
-		usleep(100000);
-}
-
-static int do_add(const struct hopts *o, int argc, char **argv)
-{
-	struct add_state a = { .commit = o->commit ? o->commit : "" };
-	int rc = 0;
-
-	if (argc < 1) {
-		fb_err("history add: which directories or files? (foliobench history --help)");
-		return 2;
-	}
-	if (fb_hdb_open(&a.db, o->db, 1, a.err, sizeof(a.err))) {
-		fb_err("%s", a.err);
-		return 2;
-	}
-	if (fb_hdb_begin(a.db)) {
-		fb_err("%s: history DB busy: cannot start a transaction within %d s (%s)", o->db,
-		       FB_HDB_BUSY_MS / 1000, fb_hdb_errmsg(a.db));
-		fb_hdb_close(a.db);
-		return 1;
-	}
-	for (int i = 0; i < argc && !rc && !fb_stop; i++) {
-		struct stat sb;
-
-		if (stat(argv[i], &sb)) {
-			snprintf(a.err, sizeof(a.err), "%s: no such file or directory", argv[i]);
-			rc = -1;
-		} else {
-			rc = S_ISDIR(sb.st_mode) ? add_dir(&a, argv[i]) : add_file(&a, argv[i]);
-		}
-	}
-	hold_for_test();
-	if (rc || fb_stop || fb_hdb_commit(a.db)) {
-		fb_hdb_rollback(a.db);
-		fb_hdb_close(a.db);
-		fb_err("%s", rc ? a.err : fb_stop ? "history add: interrupted, nothing added" :
-		       "history add: commit failed, nothing added");
-		return rc ? 2 : 1;
-	}
-	fb_hdb_close(a.db);
-	printf("history: %d rounds added, %d already stored (%s)\n", a.added, a.dup, o->db);
-	return 0;
 }
 
 /* ---- list ---- */
@@ -667,7 +537,7 @@ static int history_run(const struct hopts *o, const char *sub)
 	if (!strcmp(sub, "selftest"))
 		return do_selftest(o);
 	if (!strcmp(sub, "add"))
-		return do_add(o, o->nops, o->ops);
+		return fb_history_add(o->db, o->commit, o->nops, o->ops);
 	if (!strcmp(sub, "gate")) {
 		if (o->nops != 1) {
 			fb_err("history gate: one ab directory (foliobench history --help)");
@@ -680,9 +550,10 @@ static int history_run(const struct hopts *o, const char *sub)
 		fb_err("history %s: unexpected argument '%s'", sub, o->ops[0]);
 		return 2;
 	}
-	if (fb_hdb_open(&db, o->db, 0, err, sizeof(err))) {
+	rc = fb_hdb_open(&db, o->db, 0, err, sizeof(err));
+	if (rc) {
 		fb_err("%s", err);
-		return 2;
+		return rc == FB_HDB_FAIL ? 1 : 2;	/* busy or a disk error: 1 (docs/history.md) */
 	}
 	fb_hdb_set_last(db, o->last);
 	fb_hdb_set_order(db, o->by_added);

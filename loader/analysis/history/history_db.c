@@ -19,12 +19,13 @@
  * schema must be created or migrated is decided inside the writer's
  * BEGIN IMMEDIATE transaction, so the second of two racing creators finds
  * the tables there.  A busy file is reported as busy, never as foreign.
+ * Opening (what the path is, whose file, where a new DB is built):
+ * history_open.c; this file has the schema, its migrations and the adds.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <openssl/evp.h>
@@ -95,12 +96,6 @@ static const char *const dedup_v3[] = {
 	NULL,
 };
 
-static int busy(int rc)
-{
-	rc &= 0xff;
-	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
-}
-
 static int exec_all(sqlite3 *db, const char *const *sql, char *err, size_t errlen)
 {
 	for (int i = 0; sql[i]; i++)
@@ -111,286 +106,34 @@ static int exec_all(sqlite3 *db, const char *const *sql, char *err, size_t errle
 	return 0;
 }
 
-/* One integer from a pragma or query: SQLITE_ROW, or the error code. */
-static int query_int(sqlite3 *db, const char *sql, long long *v)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			*v = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	return rc == SQLITE_OK ? sqlite3_errcode(db) : rc;
-}
-
-/* "PATH: history DB busy ..." for a lock not given up in time, else the foreign-file line. */
-static void say_unreadable(const char *path, int rc, char *err, size_t errlen)
-{
-	if (busy(rc))
-		snprintf(err, errlen, "%s: history DB busy: locked by another writer for more than"
-			 " %d s (%s)", path, FB_HDB_BUSY_MS / 1000, sqlite3_errstr(rc));
-	else
-		snprintf(err, errlen, "%s: not a foliobench history DB (%s)", path,
-			 sqlite3_errstr(rc));
-}
-
-/* application_id, user_version and our table count, read with db's locks */
-struct dbid {
-	long long app, version, ntables;
-};
-
-static int read_id(sqlite3 *db, struct dbid *id)
-{
-	int rc;
-
-	memset(id, 0, sizeof(*id));
-	rc = query_int(db, "PRAGMA application_id", &id->app);
-	if (rc == SQLITE_ROW)
-		rc = query_int(db, "PRAGMA user_version", &id->version);
-	if (rc == SQLITE_ROW)
-		rc = query_int(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-			       " AND name IN ('rounds', 'samples')", &id->ntables);
-	return rc;
-}
-
-/* A database nobody has put anything in yet (a creator may be at it): ours to create. */
-static int is_blank(const struct dbid *id)
-{
-	return !id->app && !id->version && !id->ntables;
-}
-
-/* Our id and a schema this foliobench reads: 0, or -1 with err. */
-static int check_id(const char *path, const struct dbid *id, char *err, size_t errlen)
-{
-	if (id->app != FB_HDB_APP_ID) {
-		snprintf(err, errlen, "%s: not a foliobench history DB (application_id 0x%llx)",
-			 path, id->app);
-		return -1;
-	}
-	if (id->version < 1 || id->version > FB_HDB_VERSION) {
-		snprintf(err, errlen, "%s: history schema version %lld, this foliobench reads"
-			 " 1..%d", path, id->version, FB_HDB_VERSION);
-		return -1;
-	}
-	if (id->ntables != 2) {
-		snprintf(err, errlen, "%s: corrupt history DB (tables missing)", path);
-		return -1;
-	}
-	return 0;
-}
-
-static int quick_check(sqlite3 *db, const char *path, char *err, size_t errlen)
-{
-	sqlite3_stmt *st = NULL;
-	const char *t;
-	int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &st, NULL);
-
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	t = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-	if (t && !strcmp(t, "ok")) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	if (busy(rc))
-		say_unreadable(path, rc, err, errlen);
-	else
-		snprintf(err, errlen, "%s: corrupt history DB (quick_check: %s)", path,
-			 t ? t : sqlite3_errmsg(db));
-	for (char *c = err; *c; c++)	/* its report spans lines */
-		if (*c == '\n' || *c == '\r')
-			*c = ' ';
-	sqlite3_finalize(st);
-	return -1;
-}
-
-/*
- * The read-only checks every open of an existing file starts with: -1 with
- * err if the file is not ours or not sound; 0 with *version (0: blank, a
- * creator has not committed yet).
- */
-static int check_file(const char *path, long long *version, char *err, size_t errlen)
-{
-	sqlite3 *db = NULL;
-	struct dbid id;
-	int ret = -1, rc;
-
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 db ? sqlite3_errmsg(db) : "no memory");
-		goto out;
-	}
-	sqlite3_busy_timeout(db, FB_HDB_BUSY_MS);
-	/*
-	 * One read transaction: the id's three reads see one snapshot.  Each
-	 * in its own would let a creator commit between them, and a new file
-	 * would read as application_id 0 with our tables: "not ours".
-	 * sqlite3_close() ends it.
-	 */
-	rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
-	if (rc == SQLITE_OK)
-		rc = read_id(db, &id);
-	if (rc != SQLITE_ROW) {
-		say_unreadable(path, rc, err, errlen);
-		goto out;
-	}
-	*version = id.version;
-	if (is_blank(&id))
-		ret = 0;
-	else if (!check_id(path, &id, err, errlen) && !quick_check(db, path, err, errlen))
-		ret = 0;
-out:
-	sqlite3_close(db);
-	return ret;
-}
-
 static int migrate_fill(sqlite3 *db, long long from, char *err, size_t errlen);
 
-/* Creates or migrates, as the file is found inside the write transaction. */
-static int setup_locked(sqlite3 *db, const char *path, char *err, size_t errlen)
+int fb_hdb_create(sqlite3 *db, char *err, size_t errlen)
 {
 	char sql[96];
-	struct dbid id;
-	int rc = read_id(db, &id);
 
-	if (rc != SQLITE_ROW) {
-		say_unreadable(path, rc, err, errlen);
+	fb_fmt(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
+	       FB_HDB_APP_ID, FB_HDB_VERSION);
+	if (exec_all(db, schema, err, errlen))
 		return -1;
-	}
-	if (is_blank(&id)) {
-		fb_fmt(sql, sizeof(sql), "PRAGMA application_id = %d; PRAGMA user_version = %d",
-		       FB_HDB_APP_ID, FB_HDB_VERSION);
-		if (exec_all(db, schema, err, errlen))
-			return -1;
-		return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-	}
-	if (check_id(path, &id, err, errlen))
-		return -1;
-	if (id.version == FB_HDB_VERSION)
-		return 0;
-	if ((id.version < 2 && exec_all(db, migrate_v1, err, errlen)) ||
-	    (id.version < 3 && exec_all(db, migrate_v2, err, errlen)) ||
-	    (id.version < 4 && exec_all(db, migrate_v3, err, errlen)) ||
-	    migrate_fill(db, id.version, err, errlen) ||
-	    (id.version < 3 && exec_all(db, dedup_v3, err, errlen)))
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int fb_hdb_migrate(sqlite3 *db, long long from, char *err, size_t errlen)
+{
+	char sql[96];
+
+	if ((from < 2 && exec_all(db, migrate_v1, err, errlen)) ||
+	    (from < 3 && exec_all(db, migrate_v2, err, errlen)) ||
+	    (from < 4 && exec_all(db, migrate_v3, err, errlen)) ||
+	    migrate_fill(db, from, err, errlen) ||
+	    (from < 3 && exec_all(db, dedup_v3, err, errlen)))
 		return -1;
 	fb_fmt(sql, sizeof(sql), "PRAGMA user_version = %d", FB_HDB_VERSION);
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return -1;
-	fb_info("history: migrated schema %lld -> %d", id.version, FB_HDB_VERSION);
+	fb_info("history: migrated schema %lld -> %d", from, FB_HDB_VERSION);
 	return 0;
-}
-
-/* WAL (kept in the file), then create or migrate in one BEGIN IMMEDIATE transaction. */
-static int setup(sqlite3 *db, const char *path, char *err, size_t errlen)
-{
-	int rc;
-
-	/* best effort: a writer that loses the race finds WAL set by the winner */
-	sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
-	rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	if (rc != SQLITE_OK) {
-		say_unreadable(path, rc, err, errlen);
-		return -1;
-	}
-	if (setup_locked(db, path, err, errlen) ||
-	    sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		if (!err[0])
-			snprintf(err, errlen, "%s: history DB: %s", path, sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
-	}
-	return 0;
-}
-
-static int make_parent(const char *path)
-{
-	char dir[512];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	return fb_mkdir_p(dir);
-}
-
-/* 0 and *fresh (missing or empty), or -1 with err. */
-static int stat_db(const char *path, int *fresh, char *err, size_t errlen)
-{
-	struct stat sb;
-
-	if (stat(path, &sb)) {
-		if (errno != ENOENT) {
-			snprintf(err, errlen, "%s: %s", path, strerror(errno));
-			return -1;
-		}
-		*fresh = 1;
-		return 0;
-	}
-	*fresh = sb.st_size == 0;
-	if (!*fresh && !S_ISREG(sb.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
-		return -1;
-	}
-	return 0;
-}
-
-int fb_hdb_open(struct fb_hdb **out, const char *path, int rw, char *err, size_t errlen)
-{
-	struct fb_hdb *h;
-	long long version = 0;
-	int fresh;
-
-	*out = NULL;
-	err[0] = '\0';
-	if (stat_db(path, &fresh, err, errlen) ||
-	    (!fresh && check_file(path, &version, err, errlen)))
-		return -1;
-	fresh |= !version;	/* blank: a creator has not committed yet */
-	if (fresh && !rw) {
-		snprintf(err, errlen, "%s: no history DB here (history add creates it)", path);
-		return -1;
-	}
-	if (!fresh && version < FB_HDB_VERSION)
-		rw = 1;		/* even a reader migrates an older schema first */
-	h = calloc(1, sizeof(*h));
-	if (!h || (fresh && make_parent(path))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(h ? errno : ENOMEM));
-		free(h);
-		return -1;
-	}
-	snprintf(h->path, sizeof(h->path), "%s", path);
-	if (sqlite3_open_v2(path, &h->db, rw ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE :
-			    SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(err, errlen, "%s: %s", path, sqlite3_errmsg(h->db));
-		fb_hdb_close(h);
-		return -1;
-	}
-	sqlite3_busy_timeout(h->db, FB_HDB_BUSY_MS);
-	if (rw && setup(h->db, path, err, errlen)) {
-		fb_hdb_close(h);
-		return -1;
-	}
-	*out = h;
-	return 0;
-}
-
-void fb_hdb_close(struct fb_hdb *h)
-{
-	if (!h)
-		return;
-	sqlite3_close(h->db);
-	free(h);
-}
-
-int fb_hdb_begin(struct fb_hdb *h)
-{
-	return sqlite3_exec(h->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
 }
 
 int fb_hdb_commit(struct fb_hdb *h)
@@ -485,29 +228,8 @@ int fb_hdb_ident(const char *buf, size_t len, struct fb_hround *r, char *err, si
 
 char *fb_hist_read(const char *path, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long sz = -1;
-
-	*len = 0;
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) == 0)
-		sz = ftell(f);
-	if (sz >= 0 && sz < (64l << 20) && fseek(f, 0, SEEK_SET) == 0)
-		buf = malloc((size_t)sz + 1);
-	if (buf)
-		*len = fread(buf, 1, (size_t)sz, f);
-	fclose(f);
-	if (!buf || (long)*len != sz) {
-		snprintf(err, errlen, "%s: cannot read (too large or unreadable)", path);
-		free(buf);
-		return NULL;
-	}
-	buf[*len] = '\0';
-	return buf;
+	/* a FIFO or device is refused, never waited on (util/infile.h) */
+	return fb_in_read(path, FB_RESULT_MAX_BYTES - 1, len, "a results file", err, errlen);
 }
 
 struct sample_ctx {

@@ -31,23 +31,37 @@
 struct fb_hdb;
 
 /*
- * Opens a history DB.  Read-only (rw 0): the file must exist.  For adding
- * (rw 1): a missing or empty file is created at FB_HDB_VERSION, in WAL
- * mode.  An older schema is migrated in one transaction either way.
- * Before anything is written the file is opened read-only and checked
- * (SQLite header, application_id, schema version, quick_check), so a
- * foreign or corrupt file is never touched; a file locked for longer than
+ * Opens a history DB (history_open.c).  The path must be a regular file or
+ * not exist: a device, FIFO or directory is refused before anything opens
+ * it.  Before anything is written an existing file is opened read-only and
+ * checked (SQLite header, application_id, schema version, quick_check), so
+ * a foreign (another program's database, even with application_id 0) or
+ * corrupt file is never touched; a file locked for longer than
  * FB_HDB_BUSY_MS is reported as busy.
- * Returns 0, or -1 with one line in err.
+ * Read-only (rw 0): the file must exist; one in a read-only place is read
+ * as immutable.  An older schema is migrated first.
+ * For an add (rw 1): returns with the write transaction begun and the
+ * schema created or migrated inside it (fb_hdb_commit() ends it).  A
+ * missing file is built beside path and becomes path at fb_hdb_publish();
+ * an empty or blank file is made a DB in place, in WAL mode.
+ * Returns 0, FB_HDB_FAIL (locked for longer than FB_HDB_BUSY_MS, or a disk
+ * error: a failure, exit 1) or -1 (bad input, exit 2), with one line in err.
  */
+#define FB_HDB_FAIL		(-2)
 int fb_hdb_open(struct fb_hdb **db, const char *path, int rw, char *err, size_t errlen);
+/*
+ * After the commit of an add: a new DB becomes path.  0 done (or nothing
+ * to do), 1 another writer created path meanwhile (nothing published:
+ * close, open again and add there), -1 with err.
+ */
+int fb_hdb_publish(struct fb_hdb *db, char *err, size_t errlen);
+/* Closes; a new DB never published is removed. */
 void fb_hdb_close(struct fb_hdb *db);
 /* fb_hdb_series() keeps each series' newest `last` rounds (0: all, the default). */
 void fb_hdb_set_last(struct fb_hdb *db, int last);
 /* 1: series in the order their rounds were added (nightly CI); 0: by start time (default). */
 void fb_hdb_set_order(struct fb_hdb *db, int by_added);
 int fb_hdb_order(const struct fb_hdb *db);
-int fb_hdb_begin(struct fb_hdb *db);
 /* SQLite's message for the last failure on db */
 const char *fb_hdb_errmsg(struct fb_hdb *db);
 int fb_hdb_commit(struct fb_hdb *db);

@@ -23,6 +23,7 @@
 #include "analysis/compare/compare.h"
 #include "analysis/shard/merge.h"
 #include "model/fb.h"
+#include "model/jsonfile.h"
 #include "util/cli.h"
 #include "util/util.h"
 
@@ -86,7 +87,7 @@ static const char *arm_name(json_object *arms, size_t i)
 /* DIR/ab.json of one shard; 0, or -1 after fb_err. */
 static int mg_load(struct mg_in *s, const char *dir)
 {
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], why[PATH_MAX + 64];
 	json_object *sh;
 	const char *schema;
 
@@ -96,10 +97,11 @@ static int mg_load(struct mg_in *s, const char *dir)
 		return -1;
 	}
 	fb_fmt(path, sizeof(path), "%s/ab.json", dir);
-	s->ab = json_object_from_file(path);
+	s->ab = fb_json_load(path, "an ab.json", why, sizeof(why));	/* no FIFO, no device */
 	schema = s->ab ? str_of(s->ab, "schema") : NULL;
 	if (!schema || strcmp(schema, "foliobench-ab")) {
-		fb_err("merge: %s: no readable foliobench-ab ab.json (not an ab directory)", dir);
+		fb_err("merge: %s: no readable foliobench-ab ab.json (not an ab directory)%s%s",
+		       dir, s->ab ? "" : ": ", s->ab ? "" : why);
 		return -1;
 	}
 	if (!json_object_object_get_ex(s->ab, "arms", &s->arms) ||
@@ -191,7 +193,7 @@ static void short_json(json_object *o, const char *key, char *buf, size_t len)
 /* per-patch.json: in every shard or none, and the same. */
 static int mg_same_pp(const struct mg_in *f, const struct mg_in *s)
 {
-	char pf[PATH_MAX + 32], ps[PATH_MAX + 32];
+	char pf[PATH_MAX + 32], ps[PATH_MAX + 32], why[PATH_MAX + 96];
 	json_object *a, *b;
 	int same;
 
@@ -199,8 +201,8 @@ static int mg_same_pp(const struct mg_in *f, const struct mg_in *s)
 	fb_fmt(ps, sizeof(ps), "%s/per-patch.json", s->dir);
 	if (access(pf, F_OK) && access(ps, F_OK))
 		return 0;
-	a = json_object_from_file(pf);
-	b = json_object_from_file(ps);
+	a = fb_json_load(pf, "a per-patch.json", why, sizeof(why));
+	b = fb_json_load(ps, "a per-patch.json", why, sizeof(why));
 	same = a && b && json_object_equal(a, b);
 	json_object_put(a);
 	json_object_put(b);
