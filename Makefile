@@ -83,7 +83,7 @@ $(OUT)/loader/%.o: loader/%.c | $(OUT)
 # Each unit test links only the floors it tests (loader/README.md): a test
 # of the model cannot pass by accident through code it does not name.
 O := $(OUT)/loader
-T_MODEL := $(O)/model/results.o $(O)/model/results_scan.o $(O)/model/hist.o $(O)/model/counts.o $(O)/model/rounds.o \
+T_MODEL := $(O)/util/outfile.o $(O)/model/results.o $(O)/model/results_scan.o $(O)/model/hist.o $(O)/model/counts.o $(O)/model/rounds.o \
 	   $(O)/model/clock.o $(O)/util/util.o
 T_WL := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/workloads/*.c))
 T_DEPS_test_hist := $(O)/model/hist.o $(O)/util/util.o

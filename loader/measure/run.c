@@ -194,7 +194,7 @@ static int check_out(const char *out)
 	if (!strcmp(out, "-"))
 		return 0;
 	existed = !stat(out, &st);
-	if (existed && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+	if (existed && !S_ISREG(st.st_mode)) {	/* a device too: written by rename */
 		fb_err("run: --out %s: %s", out,
 		       S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 		return -1;

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "model/results_scan.h"
+#include "util/outfile.h"
 
 /* ---- the only place kinds and states are strings ---- */
 
@@ -195,24 +196,22 @@ int fb_result_save(const struct fb_result *r, const char *path)
 	json_object *o = result_to_json(r);
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						     JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char err[PATH_MAX + 128];
+	struct fb_out out;
 	int ret = 0;
 
-	if (!f) {
+	if (strcmp(path, "-")) {	/* whole or not at all (util/outfile.h) */
+		ret = fb_out_open(&out, path, err, sizeof(err));
+		if (!ret) {
+			fprintf(out.f, "%s\n", s);
+			ret = fb_out_commit(&out, err, sizeof(err));
+		}
+		if (ret)
+			fb_err("%s", err);
+	} else if (fputs(s, stdout) < 0 || fputc('\n', stdout) < 0 || fflush(stdout)) {
 		fb_err("cannot write %s: %s", path, strerror(errno));
-		json_object_put(o);
-		return -1;
-	}
-	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
-		ret = -1;
-	if (f == stdout) {
-		if (fflush(f))
-			ret = -1;
-	} else if (fclose(f)) {
 		ret = -1;
 	}
-	if (ret)
-		fb_err("cannot write %s: %s", path, strerror(errno));
 	json_object_put(o);
 	return ret;
 }

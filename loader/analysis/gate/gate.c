@@ -18,6 +18,7 @@
 #include "analysis/gate/gate.h"
 #include "analysis/gate/junit.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS
 #define GATE_P50		FB_GATE_METRICS_P50
@@ -101,6 +102,9 @@ static void print_need(FILE *f, const struct fb_gated *g, int width)
 		fputc('\n', f);
 }
 
+/* why a side output (--junit, --bmf) was not written */
+static char side_err[PATH_MAX + 128];
+
 /* {"func:nft_trans_alloc": {"mean_ns": {"value": .., "lower_value": .., "upper_value": ..}}} */
 static int write_bmf(const struct fb_cmp *c, const char *path)
 {
@@ -143,7 +147,8 @@ static int write_bmf(const struct fb_cmp *c, const char *path)
 			json_object_object_add(b, meas, o);
 		}
 	}
-	ret = json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY);
+	ret = fb_out_write_str(path, json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY),
+			       side_err, sizeof(side_err));
 	json_object_put(top);
 	return ret;
 }
@@ -458,17 +463,20 @@ static int look_of(const struct fb_seq *sq, const struct fb_cmp *c)
  * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
  * line on stderr; *decision gets the sequential decision.
  */
+/* A side output that cannot be written: one line, and the verdict stands (docs/compare.md). */
 static void write_junit(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
 			const struct fb_gate_opts *o)
 {
-	FILE *j = fopen(path, "w");
+	struct fb_out j;
 
-	if (!j || fb_junit_write(j, gt, c, o) || fclose(j)) {
-		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
-			"stands\n", path, (int)gt->outcome);
-		if (j)
-			fclose(j);
-	}
+	if (fb_out_open(&j, path, side_err, sizeof(side_err)))
+		goto fail;
+	fb_junit_write(j.f, gt, c, o);		/* its errors: in j, for the commit */
+	if (!fb_out_commit(&j, side_err, sizeof(side_err)))
+		return;
+fail:
+	fprintf(stderr, "foliobench: warning: gate: --junit %s; the verdict (exit %d) stands\n",
+		side_err, (int)gt->outcome);
 }
 
 static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
@@ -611,6 +619,12 @@ static int gate_calibrate(struct gate_cli *g)
 		fb_err("gate: --calibrate wants one or more A/A ab directories");
 		goto out;
 	}
+	snprintf(out, sizeof(out), "%s%s", g->noise_path ? g->noise_path : dirs[0],
+		 g->noise_path ? "" : "/noise.json");
+	if (fb_out_check(out, err, sizeof(err))) {	/* before any work */
+		fb_err("gate: --calibrate: %s", err);
+		goto out;
+	}
 	for (int i = 0; i < n; i++) {
 		struct fb_cmp c;
 		int bad = fb_cmp_open(&c, 1, &dirs[i], g->ca.base_arm, g->ca.new_arm,
@@ -633,10 +647,8 @@ static int gate_calibrate(struct gate_cli *g)
 			goto out;
 		}
 	}
-	snprintf(out, sizeof(out), "%s%s", g->noise_path ? g->noise_path : dirs[0],
-		 g->noise_path ? "" : "/noise.json");
-	if (fb_noise_write(nz, out)) {
-		fb_err("gate: cannot write %s", out);
+	if (fb_noise_write(nz, out, err, sizeof(err))) {
+		fb_err("gate: --calibrate: %s", err);
 		goto out;
 	}
 	printf("gate: calibrated %d metrics from %d rounds in %d A/A run(s) of kernel %s "
@@ -684,8 +696,8 @@ int cmd_gate(int argc, char **argv)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
 	if (ret != 2 && g.bmf && write_bmf(&c, g.bmf))
-		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
-			"stands\n", g.bmf, ret);
+		fprintf(stderr, "foliobench: warning: gate: --bmf %s; the verdict (exit %d) "
+			"stands\n", side_err, ret);
 out:
 	fb_cmp_free(&c);
 	free((void *)g.o.noise);
