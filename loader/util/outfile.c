@@ -337,3 +337,80 @@ const char *fb_term_str(const char *s, char *buf, size_t len)
 	buf[i] = '\0';
 	return buf;
 }
+
+/*
+ * stdout for a terminal: C0 controls but newline and tab, DEL and the C1
+ * controls of UTF-8 (U+0080..U+009F, CSI among them) leave as '?'.
+ */
+static int term_c2;	/* a 0xc2 lead byte held back: C1 control or not */
+
+static int term_put(const char *b, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(STDOUT_FILENO, b, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		b += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static ssize_t term_write(void *c, const char *buf, size_t n)
+{
+	char out[4096];
+	size_t o = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if (term_c2) {
+			term_c2 = 0;
+			if (ch >= 0x80 && ch <= 0x9f) {
+				out[o++] = '?';
+				goto next;
+			}
+			out[o++] = (char)0xc2;
+		}
+		if (ch == 0xc2)
+			term_c2 = 1;
+		else
+			out[o++] = (ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f ? '?' :
+				   (char)ch;
+next:
+		if (o >= sizeof(out) - 2) {
+			if (term_put(out, o))
+				return -1;
+			o = 0;
+		}
+	}
+	return term_put(out, o) ? -1 : (ssize_t)n;
+}
+
+static int term_close(void *c)
+{
+	char lead = (char)0xc2;
+
+	if (term_c2 && term_put(&lead, 1))
+		return -1;
+	term_c2 = 0;
+	return 0;
+}
+
+void fb_term_stdout(void)
+{
+	cookie_io_functions_t io = { .write = term_write, .close = term_close };
+	FILE *f;
+
+	fflush(stdout);
+	f = fopencookie(NULL, "w", io);
+	if (!f)
+		return;		/* unfiltered rather than nothing */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(f, NULL, _IOLBF, 0);
+	stdout = f;
+}

@@ -65,4 +65,11 @@ int fb_name_check(const char *what, const char *s, char *err, size_t errlen);
 /* s for a terminal, into buf: control characters (ESC, BEL, newline ...) as '?'. */
 const char *fb_term_str(const char *s, char *buf, size_t len);
 
+/*
+ * From here on, stdout (compare, history list/show/export) prints control
+ * characters from data (ESC, BEL, CR, C1 controls) as '?'; newline and tab
+ * pass.
+ */
+void fb_term_stdout(void);
+
 #endif /* FB_OUTFILE_H */

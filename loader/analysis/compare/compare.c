@@ -9,6 +9,7 @@
 
 #include "analysis/compare/compare.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 static const struct argp_option compare_options[] = {
@@ -63,6 +64,7 @@ int cmd_compare(int argc, char **argv)
 		fb_cmp_free(&c);
 		return 2;
 	}
+	fb_term_stdout();	/* nothing from data reaches the terminal as a control */
 	fb_cmp_print_header(stdout, &c, fmt);
 	fb_cmp_print(stdout, &c, fmt);
 	fb_cmp_free(&c);
