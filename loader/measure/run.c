@@ -75,6 +75,11 @@ static int run_opt(struct run_opts *o, int key, char *arg)
 		o->out = arg;
 		return 0;
 	case 'l':
+		if (strlen(arg) >= sizeof(((struct fb_result *)0)->label)) {	/* never cut */
+			fb_err("run: --label is longer than %zu characters",
+			       sizeof(((struct fb_result *)0)->label) - 1);
+			return -1;
+		}
 		o->label = arg;
 		return 0;
 	case 'p':

@@ -302,7 +302,7 @@ int fb_outdir_commit(struct fb_outdir *d, char *err, size_t errlen)
 int fb_name_check(const char *what, const char *s, char *err, size_t errlen)
 {
 	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				 "0123456789._-";
+				 "0123456789._@-";
 	size_t n = strlen(s);
 	const char *why = NULL;
 	char shown[48];
@@ -316,11 +316,11 @@ int fb_name_check(const char *what, const char *s, char *err, size_t errlen)
 	else if (strstr(s, ".."))
 		why = "contains \"..\"";
 	else if (strspn(s, ok) != n)
-		why = "has a character other than A-Z a-z 0-9 . _ -";
+		why = "has a character other than A-Z a-z 0-9 . _ @ -";
 	if (!why)
 		return 0;
 	fb_term_str(s, shown, sizeof(shown));
-	snprintf(err, errlen, "%s '%s%s' %s (a name is 1 to 63 of A-Z a-z 0-9 . _ -, not "
+	snprintf(err, errlen, "%s '%s%s' %s (a name is 1 to 63 of A-Z a-z 0-9 . _ @ -, not "
 		 "starting with . or -, without ..)", what, shown, n >= sizeof(shown) ? "..." : "",
 		 why);
 	return -1;

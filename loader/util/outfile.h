@@ -56,7 +56,7 @@ void fb_outdir_abort(struct fb_outdir *d);	/* removes the temporary tree */
 /*
  * The portable-name rule for names from data or the command line that
  * become one path component (arm names, host.arm, labels, flavours):
- * 1..FB_NAME_MAX characters of [A-Za-z0-9._-], not starting with '.' or
+ * 1..FB_NAME_MAX characters of [A-Za-z0-9._@-], not starting with '.' or
  * '-', no "..".  0 if s is one, else -1 with why in err ("WHAT 'S': ...").
  */
 #define FB_NAME_MAX	63

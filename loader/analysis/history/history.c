@@ -202,6 +202,11 @@ static int do_add(const struct hopts *o, int argc, char **argv)
 		fb_err("history add: which directories or files? (foliobench history --help)");
 		return 2;
 	}
+	if (strlen(a.commit) >= sizeof(((struct fb_hround *)0)->commit)) {	/* never cut */
+		fb_err("history add: --commit is longer than %zu characters",
+		       sizeof(((struct fb_hround *)0)->commit) - 1);
+		return 2;
+	}
 	if (fb_hdb_open(&a.db, o->db, 1, a.err, sizeof(a.err))) {
 		fb_err("%s", a.err);
 		return 2;
