@@ -13,6 +13,7 @@
 
 #include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/html.h"
+#include "analysis/compare/render.h"
 #include "util/outfile.h"
 #include "util/util.h"
 
@@ -223,15 +224,21 @@ static void print_text(FILE *f, const struct grid *g)
 
 static void print_md(FILE *f, const struct grid *g)
 {
-	for (int j = 0; j < g->ncols; j++)
-		fprintf(f, "| %s ", g->hdr[j]);
+	for (int j = 0; j < g->ncols; j++) {	/* names from data: escaped */
+		fputs("| ", f);
+		fb_md_esc(f, g->hdr[j]);
+		fputc(' ', f);
+	}
 	fprintf(f, "|\n");
 	for (int j = 0; j < g->ncols; j++)
 		fprintf(f, "|%s", j ? "---:" : ":---");
 	fprintf(f, "|\n");
 	for (int i = 0; i < g->nrows; i++) {
-		for (int j = 0; j < g->ncols; j++)
-			fprintf(f, g->hot[i][j] ? "| **%s** " : "| %s ", g->cell[i][j]);
+		for (int j = 0; j < g->ncols; j++) {
+			fputs(g->hot[i][j] ? "| **" : "| ", f);
+			fb_md_esc(f, g->cell[i][j]);
+			fputs(g->hot[i][j] ? "** " : " ", f);
+		}
 		fprintf(f, "|\n");
 	}
 }

@@ -3,8 +3,9 @@
  * merge.c - `foliobench merge OUT DIR...`: the shards of one `ab --shard`
  * run (one directory per machine) into one ab directory (merge.h).
  *
- * Everything is checked before OUT is created, so a refused merge leaves
- * nothing behind.  Round files are copied, not linked (OUT may be on
+ * Everything is checked before anything is written, and OUT is built as
+ * a temporary directory beside it and renamed at the end (util/outfile.h),
+ * so a refused, failed or interrupted merge leaves no OUT behind.  Round files are copied, not linked (OUT may be on
  * another file system than the shards), with their console logs; OUT's
  * ab.json is the first shard's with every shard's runs, each tagged with
  * the shard and the machine that ran it, and the shards listed.
@@ -551,7 +552,9 @@ static const struct argp merge_argp = {
 	"gate read like any other.\v"
 	"Refused (exit 2, one line, OUT untouched): shards of different kernels (build id, "
 	"config hash), workload parameters, guest settings or foliobench versions; a round in "
-	"two shards or in the wrong one; a missing shard; OUT not empty.  The rounds keep the "
+	"two shards or in the wrong one; a missing shard; an arm name that is not a portable "
+	"name; OUT not empty.  OUT is built beside it and renamed at the end: a failed or "
+	"interrupted merge (exit 1) leaves no OUT.  The rounds keep the "
 	"machine that ran them (host.hostname): compare and gate warn when one machine's "
 	"rounds differ from the others'.",
 	NULL, NULL, NULL,
