@@ -88,6 +88,7 @@ T_MODEL := $(O)/util/outfile.o $(O)/model/results.o $(O)/model/results_scan.o $(
 T_WL := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/workloads/*.c))
 T_DEPS_test_hist := $(O)/model/hist.o $(O)/util/util.o
 T_DEPS_test_util := $(O)/util/util.o $(O)/util/cli.o
+T_DEPS_test_outfile := $(O)/util/outfile.o $(O)/util/util.o
 T_DEPS_test_results := $(T_MODEL)
 T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/guest/guest_opts.o \

@@ -458,27 +458,19 @@ static int look_of(const struct fb_seq *sq, const struct fb_cmp *c)
 	return k;
 }
 
+static void write_junit(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
+			const struct fb_gate_opts *o)
+{
+	if (fb_junit_save(path, gt, c, o, side_err, sizeof(side_err)))	/* the verdict stands */
+		fprintf(stderr, "foliobench: warning: gate: --junit %s; the verdict (exit %d) "
+			"stands\n", side_err, (int)gt->outcome);
+}
+
 /*
  * The gate on an open model, printed to f: fixed (sq->max == 0), or look
  * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
  * line on stderr; *decision gets the sequential decision.
  */
-/* A side output that cannot be written: one line, and the verdict stands (docs/compare.md). */
-static void write_junit(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
-			const struct fb_gate_opts *o)
-{
-	struct fb_out j;
-
-	if (fb_out_open(&j, path, side_err, sizeof(side_err)))
-		goto fail;
-	fb_junit_write(j.f, gt, c, o);		/* its errors: in j, for the commit */
-	if (!fb_out_commit(&j, side_err, sizeof(side_err)))
-		return;
-fail:
-	fprintf(stderr, "foliobench: warning: gate: --junit %s; the verdict (exit %d) stands\n",
-		side_err, (int)gt->outcome);
-}
-
 static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
 		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision,
 		       const char *junit)
