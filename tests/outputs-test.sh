@@ -133,6 +133,11 @@ $fb compare "$tmp/ha" "$tmp/hb" >"$tmp/cmp.out" 2>/dev/null
 $fb history add --db "$tmp/h.db" "$tmp/ha" "$tmp/hb" >/dev/null 2>&1
 $fb history list --db "$tmp/h.db" >"$tmp/list.out" 2>&1
 $fb history export --db "$tmp/h.db" >"$tmp/export.out" 2>&1
+$fb history report --db "$tmp/h.db" --out "$tmp/hist" >/dev/null 2>&1
+hmd=$tmp/hist/history.md
+t "history.md from hostile strings: no raw <b>, <i> ($(grep -ciE '<(b|i)>' "$hmd" 2>/dev/null) found), no ESC/BEL, the series rows intact" \
+	bash -c "[ -s '$hmd' ] && ! grep -qiE '<(b|i)>' '$hmd' && ! grep -qP '[\x1b\x07]' '$hmd' &&
+		 grep -qF 'red &lt;i&gt;:p50\` [fentry] | &lt;b&gt;label&lt;/b&gt; |' '$hmd'"
 ctl() { grep -cP '[\x00-\x08\x0b-\x1f\x7f]' "$1"; }
 c1=$(ctl "$tmp/cmp.out"); c2=$(ctl "$tmp/list.out"); c3=$(ctl "$tmp/export.out")
 t "no control character from data on stdout: compare $c1, history list $c2, export $c3 lines (the probe shown as nft_?[31mred?)" \

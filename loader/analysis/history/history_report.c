@@ -152,6 +152,17 @@ static void method_suffix(const struct fb_hseries *s, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* "| `metric`[method] | arm | params": names from data, escaped */
+static void md_names(FILE *f, const struct fb_hseries *s, const char *meth)
+{
+	fputs("| `", f);
+	fb_md_esc(f, s->metric);
+	fprintf(f, "`%s | ", meth);
+	fb_md_esc(f, s->arm);
+	fputs(" | ", f);
+	fb_md_esc(f, s->params[0] ? s->params : "-");
+}
+
 static void md_cp_row(FILE *f, const struct cells *x, int first)
 {
 	char m[40];
@@ -161,10 +172,15 @@ static void md_cp_row(FILE *f, const struct cells *x, int first)
 			" change | 95%% CI | p | last before | first after |\n"
 			"|---|---|---|--:|---|--:|--:|--:|--:|--:|---|---|\n");
 	method_suffix(x->s, m, sizeof(m));
-	fprintf(f, "| `%s`%s | %s | %s | #%d | %s | %s | %s | %+.1f%% | %s | %.3f | %s | %s |\n",
-		x->s->metric, m, x->s->arm, x->s->params[0] ? x->s->params : "-", x->c->pos,
-		x->s->p[x->c->pos].started, x->before, x->after, x->c->pct, x->ci, x->c->p, x->kb,
-		x->ka);
+	md_names(f, x->s, m);
+	fprintf(f, " | #%d | ", x->c->pos);
+	fb_md_esc(f, x->s->p[x->c->pos].started);
+	fprintf(f, " | %s | %s | %+.1f%% | %s | %.3f | ", x->before, x->after, x->c->pct, x->ci,
+		x->c->p);
+	fb_md_esc(f, x->kb);
+	fputs(" | ", f);
+	fb_md_esc(f, x->ka);
+	fputs(" |\n", f);
 }
 
 static void md_cp_rows(FILE *f, const struct found *fd, int n)
@@ -193,10 +209,13 @@ static void md_series_rows(FILE *f, const struct found *fd, int n)
 		}
 		fb_hist_kernel_steps(s, fd[i].cp, fd[i].ncp, FB_HIST_KTOL, &ks);
 		method_suffix(s, meth, sizeof(meth));
-		fprintf(f, "| `%s`%s | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n",
-			s->metric, meth, s->arm, s->params[0] ? s->params : "-", s->n,
-			s->p[0].started, s->p[s->n - 1].started, m, fd[i].ncp, ks.cps_at,
-			ks.changes, ks.found);
+		md_names(f, s, meth);
+		fprintf(f, " | %d | ", s->n);
+		fb_md_esc(f, s->p[0].started);
+		fputs(" | ", f);
+		fb_md_esc(f, s->p[s->n - 1].started);
+		fprintf(f, " | %s | %d | %d | %d | %d |\n", m, fd[i].ncp, ks.cps_at, ks.changes,
+			ks.found);
 	}
 }
 
