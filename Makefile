@@ -83,13 +83,14 @@ $(OUT)/loader/%.o: loader/%.c | $(OUT)
 # Each unit test links only the floors it tests (loader/README.md): a test
 # of the model cannot pass by accident through code it does not name.
 O := $(OUT)/loader
-T_MODEL := $(O)/model/results.o $(O)/model/results_scan.o $(O)/model/hist.o $(O)/model/counts.o $(O)/model/rounds.o \
+T_MODEL := $(O)/util/outfile.o $(O)/model/results.o $(O)/model/results_scan.o $(O)/model/hist.o $(O)/model/counts.o $(O)/model/rounds.o \
 	   $(O)/model/clock.o $(O)/util/util.o
 T_MODEL += $(O)/model/jsonfile.o $(O)/util/infile.o
 T_WL := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/workloads/*.c))
 T_DEPS_test_hist := $(O)/model/hist.o $(O)/util/util.o
 T_DEPS_test_util := $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_files := $(O)/util/util.o $(O)/util/infile.o $(O)/util/pathtrust.o
+T_DEPS_test_outfile := $(O)/util/outfile.o $(O)/util/util.o
 T_DEPS_test_results := $(T_MODEL)
 T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/guest/guest_opts.o \

@@ -13,6 +13,8 @@ pkgs=(
 	libbpf-tools bpfcc-tools linux-perf
 	# history tests: the DB checked with the sqlite3 CLI, the reader's RSS with time
 	sqlite3 time
+	# failing and interrupted writes injected (tests/outputs-test.sh)
+	strace
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git

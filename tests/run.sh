@@ -6,8 +6,10 @@
 #   host      `foliobench run` on this host: degrades per probe, cleans up,
 #             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv);
 #             `foliobench history` on the rounds archived in reports/;
-#             `foliobench merge` on synthetic shards; the LAVA job template;
-#             no pass from a failed run, one verdict per row (verdict-test.sh)
+#             `foliobench merge` on synthetic shards; outputs whole or absent
+#             under injected write errors and SIGINT, escaped (outputs-test.sh);
+#             the LAVA job template; no pass from a failed run, one verdict
+#             per row (verdict-test.sh)
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
 #   slurm     a single-node Slurm (munged, slurmctld, slurmd) started and
@@ -44,6 +46,7 @@ run_group() {
 		bash tests/verdict-test.sh
 		bash tests/bad-input.sh
 		bash tests/merge-test.sh
+		bash tests/outputs-test.sh
 		bash tests/lava-test.sh
 		;;
 	guest)

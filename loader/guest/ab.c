@@ -29,6 +29,7 @@
 #include "guest/kernel.h"
 #include "guest/vm.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 #include "util/symspec.h"
 
 #define AB_DEFAULT_ROUNDS	15	/* --clock host */
@@ -92,6 +93,7 @@ static int push(const char **arr, int *n, int max, const char *what, const char 
 static int ab_opt(struct ab_env *e, int key, char *arg)
 {
 	unsigned long long v;
+	char err[256];
 
 	switch (key) {
 	case OPT_BASE:
@@ -116,6 +118,10 @@ static int ab_opt(struct ab_env *e, int key, char *arg)
 		}
 		return push(e->params, &e->nparams, AB_MAX_PARAMS, "--param", arg);
 	case OPT_FLAVOUR:
+		if (fb_name_check("--flavour", arg, err, sizeof(err))) {	/* a cache path */
+			fb_err("ab: %s", err);
+			return -1;
+		}
 		e->flavour = arg;
 		return 0;
 	case OPT_OUT:
@@ -322,7 +328,7 @@ static int ab_prepare(struct ab_env *e)
 static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 {
 	const char *gargv[8 + 2 * (AB_MAX_WL + AB_MAX_PARAMS + AB_MAX_WL) + FB_ADHOC_ARGV];
-	char append[1024], label[64];
+	char append[FB_APPEND_MAX + 256], label[64];
 	int ng = 0;
 
 	run->round = r;
@@ -471,6 +477,14 @@ static int ab_args(struct ab_env *e, int argc, char **argv, int *exit_status)
 			    e->vo.clock == FB_CLOCK_ICOUNT ? AB_ICOUNT_ROUNDS : AB_DEFAULT_ROUNDS;
 	if (!r)
 		r = fb_guest_opts_check("ab", &e->vo);
+	for (int i = 0; i < 2 && !r; i++)	/* with --append: what the kernel keeps */
+		if (e->arm_append[i] && strlen(e->arm_append[i]) + 1 +
+		    (e->vo.append ? strlen(e->vo.append) : 0) > FB_APPEND_MAX) {
+			fb_err("ab: --append and --%s-append are more than %d bytes together (the "
+			       "guest kernel keeps %d bytes of command line)", i ? "new" : "base",
+			       FB_APPEND_MAX, FB_CMDLINE_MAX);
+			r = 2;
+		}
 	if (!r)
 		r = fb_shard_check(&e->sh, e->rounds, e->seq.max);
 	if (!r && e->seq.max && ab_until_decided(e))

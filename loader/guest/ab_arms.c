@@ -18,6 +18,7 @@
 #include "guest/ab_env.h"
 #include "guest/kernel.h"
 #include "guest/vm.h"
+#include "util/outfile.h"
 
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"
 
@@ -55,6 +56,10 @@ int ab_arm_add(struct ab_env *e, const char *arg)
 		return -1;
 	}
 	fb_fmt(u->name, sizeof(u->name), "%.*s", (int)n, arg);
+	if (fb_name_check("--arm", u->name, src, sizeof(src))) {	/* a directory of OUT */
+		fb_err("ab: %s", src);
+		return -1;
+	}
 	for (int i = 0; i < e->nuser; i++)
 		if (!strcmp(e->user[i].name, u->name)) {
 			fb_err("ab: --arm %s: the name %s is given twice", arg, u->name);

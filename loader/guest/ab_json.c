@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "guest/ab_env.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 json_object *ab_json_strs(const char *const *v, int n)
@@ -26,17 +27,14 @@ json_object *ab_json_strs(const char *const *v, int n)
 
 int ab_write_json(const struct ab_env *e, json_object *o, const char *name)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX], err[PATH_MAX + 128];
 	int ret = 0;
 
 	fb_fmt(path, sizeof(path), "%s/%s", e->out, name);
-	fb_fmt(tmp, sizeof(tmp), "%s/.%s.tmp", e->out, name);
-	if (json_object_to_file_ext(tmp, o, JSON_C_TO_STRING_PRETTY |
-				    JSON_C_TO_STRING_SPACED |
-				    JSON_C_TO_STRING_NOSLASHESCAPE) < 0 ||
-	    rename(tmp, path) < 0) {
-		fb_err("ab: cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
+	if (fb_out_write_str(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+			     JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE), err,
+			     sizeof(err))) {	/* whole or not at all (util/outfile.h) */
+		fb_err("ab: %s", err);
 		ret = -1;
 	}
 	json_object_put(o);

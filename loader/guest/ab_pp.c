@@ -21,6 +21,7 @@
 #include "guest/ab_env.h"
 #include "guest/kernel.h"
 #include "guest/vm.h"
+#include "util/outfile.h"
 #include "util/symspec.h"
 
 /* DIR/per-patch.json: the prefixes in order, for analysis/attrib/attrib.c. */
@@ -108,10 +109,9 @@ void ab_pp_key(const struct ab_env *e, struct ab_arm *a)
 /* Drops the rounds of DIR/<arm> unless they were measured with the same key. */
 int ab_pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
 {
-	char path[PATH_MAX], old[sizeof(a->key)];
+	char path[PATH_MAX], old[sizeof(a->key)], err[PATH_MAX + 128];
 	struct dirent *d;
 	DIR *dir;
-	FILE *f;
 
 	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
 	a->keep = !e->rerun && fb_read_file(path, old, sizeof(old)) >= 0 && !strcmp(old, a->key);
@@ -127,9 +127,8 @@ int ab_pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
 	if (dir)
 		closedir(dir);
 	fb_fmt(path, sizeof(path), "%s/rounds.key", sub);
-	f = fopen(path, "w");
-	if (!f || fputs(a->key, f) < 0 || fclose(f)) {
-		fb_err("ab: cannot write %s: %s", path, strerror(errno));
+	if (fb_out_write_str(path, a->key, err, sizeof(err))) {
+		fb_err("ab: %s", err);
 		return -1;
 	}
 	return 0;
@@ -138,19 +137,20 @@ int ab_pp_cache(const struct ab_env *e, struct ab_arm *a, const char *sub)
 /* per-patch: the attribution table of what DIR holds now, and DIR/attribution.csv. */
 void ab_pp_summary(const struct ab_env *e)
 {
-	char err[512], path[PATH_MAX];
+	char err[PATH_MAX + 128] = "", path[PATH_MAX];
 	struct fb_attrib at;
-	FILE *f;
+	struct fb_out out;
 
 	if (fb_attrib_open(&at, e->out, 0.05, 2, err, sizeof(err)) == 0) {
 		printf("\n");
 		fb_attrib_print(stdout, &at, FB_FMT_TEXT);
 		fb_fmt(path, sizeof(path), "%s/attribution.csv", e->out);
-		f = fopen(path, "w");
-		if (f)
-			fb_attrib_print(f, &at, FB_FMT_CSV);
-		if (!f || fclose(f))
-			fb_err("ab: cannot write %s", path);
+		if (fb_out_open(&out, path, err, sizeof(err)) == 0) {
+			fb_attrib_print(out.f, &at, FB_FMT_CSV);
+			fb_out_commit(&out, err, sizeof(err));
+		}
+		if (err[0])
+			fb_err("ab: %s", err);
 	} else {
 		fb_err("ab: no attribution table: %s", err);
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "guest/guest_opts.h"
+#include "guest/qemu.h"
 #include "util/cli.h"
 #include "util/util.h"
 
@@ -133,6 +134,11 @@ int fb_guest_opts_check(const char *cmd, const struct fb_vm_opts *o)
 	}
 	if (o->clock != FB_CLOCK_ICOUNT && o->icount_shift) {
 		fb_err("%s: --icount-shift goes with --clock icount", cmd);
+		return 2;
+	}
+	if (o->append && strlen(o->append) > FB_APPEND_MAX) {	/* the kernel would cut it */
+		fb_err("%s: --append is %zu bytes, more than %d (the guest kernel keeps %d bytes "
+		       "of command line)", cmd, strlen(o->append), FB_APPEND_MAX, FB_CMDLINE_MAX);
 		return 2;
 	}
 	return 0;

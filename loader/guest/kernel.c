@@ -20,6 +20,7 @@
 #include "util/pathtrust.h"
 #include "guest/stock.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 #include "util/script.h"
 
 #define MAX_ARMS	8
@@ -362,11 +363,16 @@ static error_t add_row(const char *opt, char *rows, size_t width, int *n, int ma
 static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 {
 	struct kernel_env *e = state->input;
+	char err[256];
 
 	switch (key) {
 	case 'a':
 		return add_row("--arm", e->arms[0], sizeof(e->arms[0]), &e->narms, MAX_ARMS, arg);
 	case 'f':
+		if (fb_name_check("--flavour", arg, err, sizeof(err))) {	/* a cache path */
+			fb_err("kernel: %s", err);
+			return EINVAL;
+		}
 		return add_row("--flavour", e->fl[0], sizeof(e->fl[0]), &e->nfl, MAX_FLAVOURS, arg);
 	case 'A':
 		e->all = 1;

@@ -172,8 +172,9 @@ int fb_vm_cmdline(char *buf, size_t len, enum fb_clock clock, int shift,
 		     "rootflags=trans=virtio,version=9p2000.L,msize=" MSIZE
 		     ",cache=loose ro init=/bin/sh%s%s%s -- %s",
 		     clk, append && *append ? " " : "", append ? append : "", init);
-	if (n < 0 || (size_t)n >= len) {
-		fb_fmt(why, wlen, "the kernel command line is longer than %zu bytes", len - 1);
+	if (n < 0 || (size_t)n >= len || n > FB_CMDLINE_MAX) {
+		fb_fmt(why, wlen, "the kernel command line is longer than the %d bytes the guest "
+		       "kernel keeps (x86 COMMAND_LINE_SIZE)", FB_CMDLINE_MAX);
 		return -1;
 	}
 	return 0;

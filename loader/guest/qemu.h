@@ -22,6 +22,15 @@
 #define FB_ICOUNT_SHIFT_DEFAULT	0
 #define FB_ICOUNT_SHIFT_MAX	10
 
+/*
+ * The guest kernel's command line: x86 COMMAND_LINE_SIZE is 2048 bytes
+ * with its NUL, and the kernel cuts a longer one without a word.  Of it,
+ * --append (with ab's --base-append/--new-append) may take FB_APPEND_MAX;
+ * the rest is foliobench's own (console, root, clock, arm, init).
+ */
+#define FB_CMDLINE_MAX	2047
+#define FB_APPEND_MAX	1024
+
 
 #define FB_ARGV_MAX	80
 #define FB_ARGV_STORE	8192

@@ -75,6 +75,11 @@ static int run_opt(struct run_opts *o, int key, char *arg)
 		o->out = arg;
 		return 0;
 	case 'l':
+		if (strlen(arg) >= sizeof(((struct fb_result *)0)->label)) {	/* never cut */
+			fb_err("run: --label is longer than %zu characters",
+			       sizeof(((struct fb_result *)0)->label) - 1);
+			return -1;
+		}
 		o->label = arg;
 		return 0;
 	case 'p':
@@ -194,7 +199,7 @@ static int check_out(const char *out)
 	if (!strcmp(out, "-"))
 		return 0;
 	existed = !stat(out, &st);
-	if (existed && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+	if (existed && !S_ISREG(st.st_mode)) {	/* a device too: written by rename */
 		fb_err("run: --out %s: %s", out,
 		       S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 		return -1;

@@ -98,7 +98,7 @@ struct fb_result {
 		char cmdline[512];
 		char cpu_model[96];
 		int ncpus;
-		char arm[32];		/* from the kernel's cmdline foliobench.arm= */
+		char arm[64];		/* from the kernel's cmdline foliobench.arm= (an ab arm name) */
 		/* the machine that ran the round: foliobench.host= (set by ab), else
 		 * gethostname(); "" in files written before it was recorded */
 		char hostname[64];

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "model/results_scan.h"
+#include "util/outfile.h"
 
 /* ---- the only place kinds and states are strings ---- */
 
@@ -195,24 +196,22 @@ int fb_result_save(const struct fb_result *r, const char *path)
 	json_object *o = result_to_json(r);
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
 						     JSON_C_TO_STRING_NOSLASHESCAPE);
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	char err[PATH_MAX + 128];
+	struct fb_out out;
 	int ret = 0;
 
-	if (!f) {
+	if (strcmp(path, "-")) {	/* whole or not at all (util/outfile.h) */
+		ret = fb_out_open(&out, path, err, sizeof(err));
+		if (!ret) {
+			fprintf(out.f, "%s\n", s);
+			ret = fb_out_commit(&out, err, sizeof(err));
+		}
+		if (ret)
+			fb_err("%s", err);
+	} else if (fputs(s, stdout) < 0 || fputc('\n', stdout) < 0 || fflush(stdout)) {
 		fb_err("cannot write %s: %s", path, strerror(errno));
-		json_object_put(o);
-		return -1;
-	}
-	if (fputs(s, f) < 0 || fputc('\n', f) < 0)
-		ret = -1;
-	if (f == stdout) {
-		if (fflush(f))
-			ret = -1;
-	} else if (fclose(f)) {
 		ret = -1;
 	}
-	if (ret)
-		fb_err("cannot write %s: %s", path, strerror(errno));
 	json_object_put(o);
 	return ret;
 }
@@ -265,6 +264,18 @@ static void get_str(struct rd *rd, json_object *o, const char *k, char *dst,
 	dst[0] = '\0';
 	if (v)
 		snprintf(dst, len, "%s", json_object_get_string(v));
+}
+
+/* get_str of a field never cut (a name): longer than len - 1 fails the file */
+static void get_whole(struct rd *rd, json_object *o, const char *k, char *dst,
+		      size_t len, const char *where)
+{
+	json_object *v;
+
+	get_str(rd, o, k, dst, len, where);
+	if (json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_string) &&
+	    strlen(json_object_get_string(v)) >= len)
+		rd_fail(rd, "%s: field '%s' longer than %zu characters", where, k, len - 1);
 }
 
 /* A string field that must be one of names[0..n): its index, or 0 after rd_fail. */
@@ -488,7 +499,7 @@ static void read_host(struct rd *rd, json_object *o, struct fb_result *r)
 	get_str(rd, h, "config_sha256", r->host.config_sha256, sizeof(r->host.config_sha256), "host");
 	get_str(rd, h, "cmdline", r->host.cmdline, sizeof(r->host.cmdline), "host");
 	get_str(rd, h, "cpu_model", r->host.cpu_model, sizeof(r->host.cpu_model), "host");
-	get_str(rd, h, "arm", r->host.arm, sizeof(r->host.arm), "host");
+	get_whole(rd, h, "arm", r->host.arm, sizeof(r->host.arm), "host");
 	ncpus = get_u64(rd, h, "ncpus", "host");
 	if (ncpus > FB_MAX_NCPUS)
 		rd_fail(rd, "host: field 'ncpus' is %llu, more than %d", (unsigned long long)ncpus,
@@ -622,7 +633,7 @@ static void read_result(struct rd *rd, json_object *o, struct fb_result *r)
 	}
 	r->schema_version = FB_SCHEMA_VERSION;
 	get_str(rd, o, "tool_version", r->tool_version, sizeof(r->tool_version), "results");
-	get_str(rd, o, "label", r->label, sizeof(r->label), "results");
+	get_whole(rd, o, "label", r->label, sizeof(r->label), "results");
 	get_str(rd, o, "started", r->started, sizeof(r->started), "results");
 	read_host(rd, o, r);
 	read_lists(rd, o, r);

@@ -373,7 +373,7 @@ static void test_noise(void)
 	       "2%% noise", e ? fb_noise_spread(e) : NAN);
 	CHECK(mkdtemp(dir) != NULL, "temp dir");
 	snprintf(path, sizeof(path), "%s/noise.json", dir);
-	CHECK(fb_noise_write(&nz, path) == 0 && fb_noise_read(&back, path, err, sizeof(err)) == 0,
+	CHECK(fb_noise_write(&nz, path, err, sizeof(err)) == 0 && fb_noise_read(&back, path, err, sizeof(err)) == 0,
 	      "noise file written and read back");
 	e = fb_noise_find(&back, "func:a_func:p50");
 	CHECKF(back.nent == nz.nent && back.clock == nz.clock && !strcmp(back.release, nz.release) &&

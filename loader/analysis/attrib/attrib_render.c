@@ -13,6 +13,8 @@
 
 #include "analysis/attrib/attrib_render.h"
 #include "analysis/compare/html.h"
+#include "analysis/compare/render.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 static const char attrib_css[] = "body{font-family:sans-serif}"
@@ -222,15 +224,21 @@ static void print_text(FILE *f, const struct grid *g)
 
 static void print_md(FILE *f, const struct grid *g)
 {
-	for (int j = 0; j < g->ncols; j++)
-		fprintf(f, "| %s ", g->hdr[j]);
+	for (int j = 0; j < g->ncols; j++) {	/* names from data: escaped */
+		fputs("| ", f);
+		fb_md_esc(f, g->hdr[j]);
+		fputc(' ', f);
+	}
 	fprintf(f, "|\n");
 	for (int j = 0; j < g->ncols; j++)
 		fprintf(f, "|%s", j ? "---:" : ":---");
 	fprintf(f, "|\n");
 	for (int i = 0; i < g->nrows; i++) {
-		for (int j = 0; j < g->ncols; j++)
-			fprintf(f, g->hot[i][j] ? "| **%s** " : "| %s ", g->cell[i][j]);
+		for (int j = 0; j < g->ncols; j++) {
+			fputs(g->hot[i][j] ? "| **" : "| ", f);
+			fb_md_esc(f, g->cell[i][j]);
+			fputs(g->hot[i][j] ? "** " : " ", f);
+		}
 		fprintf(f, "|\n");
 	}
 }
@@ -372,12 +380,15 @@ void fb_attrib_print(FILE *f, const struct fb_attrib *a, enum fb_fmt fmt)
 static int write_one(const char *path, const struct fb_attrib *a, enum fb_fmt fmt,
 		     const char *cmd)
 {
-	FILE *f = fopen(path, "w");
+	char err[PATH_MAX + 128];
+	struct fb_out o;
+	FILE *f;
 
-	if (!f) {
-		fb_err("report: cannot write %s: %s", path, strerror(errno));
+	if (fb_out_open(&o, path, err, sizeof(err))) {
+		fb_err("report: %s", err);
 		return -1;
 	}
+	f = o.f;
 	if (fmt == FB_FMT_MD) {
 		fprintf(f, "# Per-patch attribution: %s\n\nProduced by `%s`.\n\n", a->series,
 			cmd);
@@ -392,8 +403,8 @@ static int write_one(const char *path, const struct fb_attrib *a, enum fb_fmt fm
 	fb_attrib_print(f, a, fmt);
 	if (fmt == FB_FMT_HTML)
 		fb_html_end(f);
-	if (fclose(f)) {
-		fb_err("report: cannot write %s", path);
+	if (fb_out_commit(&o, err, sizeof(err))) {
+		fb_err("report: %s", err);
 		return -1;
 	}
 	return 0;

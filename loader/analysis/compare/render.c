@@ -158,12 +158,24 @@ void fb_html_esc(FILE *f, const char *s)
 }
 
 /* Markdown: backslash before what would end a cell or start code or a link */
+/* Markdown from data: no HTML, no table-breaking pipe or newline, no control. */
 void fb_md_esc(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '|' || *s == '`' || *s == '[' || *s == ']')
-			fputc('\\', f);
-		fputc(*s, f);
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '<')
+			fputs("&lt;", f);
+		else if (ch == '>')
+			fputs("&gt;", f);
+		else if (ch == '&')
+			fputs("&amp;", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fputc(' ', f);
+		else if (strchr("|`[]\\", ch) && ch)
+			fprintf(f, "\\%c", ch);
+		else
+			fputc(ch, f);
 	}
 }
 

@@ -20,6 +20,7 @@
 #include "model/rounds.h"
 #include "util/cli.h"
 #include "util/util.h"
+#include "util/outfile.h"
 
 #define GATE_DEFAULT_METRICS	FB_GATE_METRICS
 #define GATE_P50		FB_GATE_METRICS_P50
@@ -419,24 +420,21 @@ static int look_of(const struct fb_seq *sq, const struct fb_cmp *c)
 	return k;
 }
 
+static void write_junit(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
+			const struct fb_gate_opts *o)
+{
+	char side_err[PATH_MAX + 128];
+
+	if (fb_junit_save(path, gt, c, o, side_err, sizeof(side_err)))	/* the verdict stands */
+		fprintf(stderr, "foliobench: warning: gate: --junit %s; the verdict (exit %d) "
+			"stands\n", side_err, (int)gt->outcome);
+}
+
 /*
  * The gate on an open model, printed to f: fixed (sq->max == 0), or look
  * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
  * line on stderr; *decision gets the sequential decision.
  */
-static void write_junit(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
-			const struct fb_gate_opts *o)
-{
-	FILE *j = fopen(path, "w");
-
-	if (!j || fb_junit_write(j, gt, c, o) || fclose(j)) {
-		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
-			"stands\n", path, (int)gt->outcome);
-		if (j)
-			fclose(j);
-	}
-}
-
 static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
 		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision,
 		       const char *junit)
@@ -626,6 +624,12 @@ static int gate_calibrate(struct gate_cli *g)
 		fb_err("gate: --calibrate wants one or more A/A ab directories");
 		goto out;
 	}
+	snprintf(out, sizeof(out), "%s%s", g->noise_path ? g->noise_path : dirs[0],
+		 g->noise_path ? "" : "/noise.json");
+	if (fb_out_check(out, err, sizeof(err))) {	/* before any work */
+		fb_err("gate: --calibrate: %s", err);
+		goto out;
+	}
 	for (int i = 0; i < n; i++) {
 		struct fb_cmp c;
 		int bad = fb_cmp_open(&c, 1, &dirs[i], g->ca.base_arm, g->ca.new_arm,
@@ -649,10 +653,8 @@ static int gate_calibrate(struct gate_cli *g)
 			goto out;
 		}
 	}
-	snprintf(out, sizeof(out), "%s%s", g->noise_path ? g->noise_path : dirs[0],
-		 g->noise_path ? "" : "/noise.json");
-	if (fb_noise_write(nz, out)) {
-		fb_err("gate: cannot write %s", out);
+	if (fb_noise_write(nz, out, err, sizeof(err))) {
+		fb_err("gate: --calibrate: %s", err);
 		goto out;
 	}
 	printf("gate: calibrated %d metrics from %d rounds in %d A/A run(s) of kernel %s "
@@ -672,6 +674,7 @@ out:
 
 int cmd_gate(int argc, char **argv)
 {
+	char side_err[PATH_MAX + 128];
 	struct gate_cli g = {
 		.ca = { .cmd = "gate", .alpha = FB_GATE_ALPHA, .alpha_max = 0.25 },
 		.o = { .metrics = fb_gate_metrics_default, .thr_pct = -1,
@@ -708,9 +711,9 @@ int cmd_gate(int argc, char **argv)
 	if (g.history && ret != 2)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
-	if (ret != 2 && g.bmf && fb_gate_write_bmf(&c, g.bmf))
-		fprintf(stderr, "foliobench: warning: gate: cannot write %s; the verdict (exit %d) "
-			"stands\n", g.bmf, ret);
+	if (ret != 2 && g.bmf && fb_gate_write_bmf(&c, g.bmf, side_err, sizeof(side_err)))
+		fprintf(stderr, "foliobench: warning: gate: --bmf %s; the verdict (exit %d) "
+			"stands\n", side_err, ret);
 out:
 	fb_cmp_free(&c);
 	free((void *)g.o.noise);

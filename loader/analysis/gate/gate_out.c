@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "analysis/gate/gate_out.h"
+#include "util/outfile.h"
 
 /* One side's failed, interrupted or missing runs (runs.h): fatal ones, or the rest. */
 static void print_runs(FILE *f, const struct fb_side *s, const char *side, int fatal)
@@ -45,7 +46,7 @@ void fb_gate_print_runs(FILE *f, const struct fb_cmp *c)
 }
 
 /* {"func:nft_trans_alloc": {"mean_ns": {"value": .., "lower_value": .., "upper_value": ..}}} */
-int fb_gate_write_bmf(const struct fb_cmp *c, const char *path)
+int fb_gate_write_bmf(const struct fb_cmp *c, const char *path, char *err, size_t errlen)
 {
 	json_object *top = json_object_new_object();
 	int ret;
@@ -86,7 +87,8 @@ int fb_gate_write_bmf(const struct fb_cmp *c, const char *path)
 			json_object_object_add(b, meas, o);
 		}
 	}
-	ret = json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY);
+	ret = fb_out_write_str(path, json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY),
+			       err, errlen);
 	json_object_put(top);
 	return ret;
 }

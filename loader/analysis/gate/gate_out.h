@@ -17,6 +17,6 @@
 void fb_gate_print_runs(FILE *f, const struct fb_cmp *c);
 
 /* NEW's metrics in the Bencher Metric Format (docs/compare.md) into path; 0 or -1. */
-int fb_gate_write_bmf(const struct fb_cmp *c, const char *path);
+int fb_gate_write_bmf(const struct fb_cmp *c, const char *path, char *err, size_t errlen);
 
 #endif /* FB_GATE_OUT_H */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/gate/junit.h"
+#include "util/outfile.h"
 
 /* s with &, <, >, " and control characters escaped, as an attribute value */
 static void xml_attr(FILE *f, const char *s)
@@ -157,4 +158,15 @@ int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,
 		testcase(f, &gt->g[i], o);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	return ferror(f) ? -1 : 0;
+}
+
+int fb_junit_save(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
+		  const struct fb_gate_opts *o, char *err, size_t errlen)
+{
+	struct fb_out j;
+
+	if (fb_out_open(&j, path, err, errlen))
+		return -1;
+	fb_junit_write(j.f, gt, c, o);		/* a write error: in j, for the commit */
+	return fb_out_commit(&j, err, errlen);
 }

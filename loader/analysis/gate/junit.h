@@ -17,4 +17,11 @@
 int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,
 		   const struct fb_gate_opts *o);
 
+/*
+ * The XML as the file path, whole or not at all (util/outfile.h); 0, or -1
+ * with what was not written in err.
+ */
+int fb_junit_save(const char *path, const struct fb_gate *gt, const struct fb_cmp *c,
+		  const struct fb_gate_opts *o, char *err, size_t errlen);
+
 #endif /* FB_JUNIT_H */

@@ -18,6 +18,7 @@
 #include "util/cli.h"
 #include "util/util.h"
 #include "model/jsonfile.h"
+#include "util/outfile.h"
 
 static struct fb_noise_entry *entry(struct fb_noise *nz, const char *id)
 {
@@ -209,7 +210,7 @@ const struct fb_noise_entry *fb_noise_find(const struct fb_noise *nz, const char
 	return NULL;
 }
 
-int fb_noise_write(const struct fb_noise *nz, const char *path)
+int fb_noise_write(const struct fb_noise *nz, const char *path, char *err, size_t errlen)
 {
 	json_object *top = json_object_new_object(), *b = json_object_new_array();
 	json_object *ms = json_object_new_object();
@@ -240,7 +241,8 @@ int fb_noise_write(const struct fb_noise *nz, const char *path)
 		json_object_object_add(ms, nz->e[i].id, o);
 	}
 	json_object_object_add(top, "metrics", ms);
-	ret = json_object_to_file_ext(path, top, JSON_C_TO_STRING_PRETTY);
+	ret = fb_out_write_str(path, json_object_to_json_string_ext(top, JSON_C_TO_STRING_PRETTY),
+			       err, errlen);
 	json_object_put(top);
 	return ret;
 }

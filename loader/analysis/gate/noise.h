@@ -50,8 +50,8 @@ struct fb_noise {
  * kernel: all their rounds are one sample).  0, or -1 with one line in err.
  */
 int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen);
-/* Writes nz as JSON; 0 or -1 (errno). */
-int fb_noise_write(const struct fb_noise *nz, const char *path);
+/* Writes nz as JSON, whole or not at all (util/outfile.h); 0, or -1 with why in err. */
+int fb_noise_write(const struct fb_noise *nz, const char *path, char *err, size_t errlen);
 /* Reads a noise file; 0, or -1 with "FILE: why" in err. */
 int fb_noise_read(struct fb_noise *nz, const char *path, char *err, size_t errlen);
 /* These rounds' BASE kernel and clock are the file's; 0, or -1 with "FILE: why". */

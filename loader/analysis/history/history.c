@@ -20,6 +20,7 @@
 #include "analysis/history/history_metrics.h"
 #include "analysis/history/history_report.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 
 #define MAX_GLOBS	32
 
@@ -556,6 +557,8 @@ static int history_run(const struct hopts *o, const char *sub)
 		return rc == FB_HDB_FAIL ? 1 : 2;	/* busy or a disk error: 1 (docs/history.md) */
 	}
 	fb_hdb_set_last(db, o->last);
+	if (strcmp(sub, "report"))
+		fb_term_stdout();	/* list, show, export: no control from data */
 	fb_hdb_set_order(db, o->by_added);
 	if (!strcmp(sub, "list"))
 		rc = do_list(o, db);

@@ -244,6 +244,11 @@ int fb_history_add(const char *db, const char *commit, int nops, char **ops)
 		fb_err("history add: which directories or files? (foliobench history --help)");
 		return 2;
 	}
+	if (strlen(a.commit) >= sizeof(((struct fb_hround *)0)->commit)) {	/* never cut */
+		fb_err("history add: --commit is longer than %zu characters",
+		       sizeof(((struct fb_hround *)0)->commit) - 1);
+		return 2;
+	}
 	if (walk(&w, nops, ops) || fb_stop) {
 		fb_err("%s", fb_stop ? "history add: interrupted, nothing added" : w.err);
 		goto out;

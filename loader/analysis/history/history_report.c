@@ -9,12 +9,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "analysis/compare/compare.h"
 #include "analysis/compare/html.h"
 #include "analysis/history/history_metrics.h"
 #include "analysis/history/history_report.h"
+#include "util/outfile.h"
 
 #define W	760
 #define H	220
@@ -150,6 +152,17 @@ static void method_suffix(const struct fb_hseries *s, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* "| `metric`[method] | arm | params": names from data, escaped */
+static void md_names(FILE *f, const struct fb_hseries *s, const char *meth)
+{
+	fputs("| `", f);
+	fb_md_esc(f, s->metric);
+	fprintf(f, "`%s | ", meth);
+	fb_md_esc(f, s->arm);
+	fputs(" | ", f);
+	fb_md_esc(f, s->params[0] ? s->params : "-");
+}
+
 static void md_cp_row(FILE *f, const struct cells *x, int first)
 {
 	char m[40];
@@ -159,10 +172,15 @@ static void md_cp_row(FILE *f, const struct cells *x, int first)
 			" change | 95%% CI | p | last before | first after |\n"
 			"|---|---|---|--:|---|--:|--:|--:|--:|--:|---|---|\n");
 	method_suffix(x->s, m, sizeof(m));
-	fprintf(f, "| `%s`%s | %s | %s | #%d | %s | %s | %s | %+.1f%% | %s | %.3f | %s | %s |\n",
-		x->s->metric, m, x->s->arm, x->s->params[0] ? x->s->params : "-", x->c->pos,
-		x->s->p[x->c->pos].started, x->before, x->after, x->c->pct, x->ci, x->c->p, x->kb,
-		x->ka);
+	md_names(f, x->s, m);
+	fprintf(f, " | #%d | ", x->c->pos);
+	fb_md_esc(f, x->s->p[x->c->pos].started);
+	fprintf(f, " | %s | %s | %+.1f%% | %s | %.3f | ", x->before, x->after, x->c->pct, x->ci,
+		x->c->p);
+	fb_md_esc(f, x->kb);
+	fputs(" | ", f);
+	fb_md_esc(f, x->ka);
+	fputs(" |\n", f);
 }
 
 static void md_cp_rows(FILE *f, const struct found *fd, int n)
@@ -191,10 +209,13 @@ static void md_series_rows(FILE *f, const struct found *fd, int n)
 		}
 		fb_hist_kernel_steps(s, fd[i].cp, fd[i].ncp, FB_HIST_KTOL, &ks);
 		method_suffix(s, meth, sizeof(meth));
-		fprintf(f, "| `%s`%s | %s | %s | %d | %s | %s | %s | %d | %d | %d | %d |\n",
-			s->metric, meth, s->arm, s->params[0] ? s->params : "-", s->n,
-			s->p[0].started, s->p[s->n - 1].started, m, fd[i].ncp, ks.cps_at,
-			ks.changes, ks.found);
+		md_names(f, s, meth);
+		fprintf(f, " | %d | ", s->n);
+		fb_md_esc(f, s->p[0].started);
+		fputs(" | ", f);
+		fb_md_esc(f, s->p[s->n - 1].started);
+		fprintf(f, " | %s | %d | %d | %d | %d |\n", m, fd[i].ncp, ks.cps_at, ks.changes,
+			ks.found);
 	}
 }
 
@@ -464,24 +485,49 @@ static void html_doc(FILE *f, const struct found *fd, int n, const struct fb_cp_
 static int write_to(const char *dir, const char *name, const struct found *fd, int n,
 		    const struct fb_cp_opts *o, const char *db, int html)
 {
-	char path[1024];
-	FILE *f;
+	char path[1024], err[PATH_MAX + 128];
+	struct fb_out out;
 
 	fb_fmt(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f) {
-		fb_err("history report: %s: cannot write", path);
+	if (fb_out_open(&out, path, err, sizeof(err))) {
+		fb_err("history report: %s", err);
 		return -1;
 	}
 	if (html)
-		html_doc(f, fd, n, o, db);
+		html_doc(out.f, fd, n, o, db);
 	else
-		md_doc(f, fd, n, o, db);
-	if (fclose(f)) {
-		fb_err("history report: %s: write failed", path);
+		md_doc(out.f, fd, n, o, db);
+	if (fb_stop) {			/* Ctrl-C: the old report stays */
+		fb_out_abort(&out);
+		fb_err("history report: interrupted; %s not written", path);
+		return -1;
+	}
+	if (fb_out_commit(&out, err, sizeof(err))) {
+		fb_err("history report: %s", err);
 		return -1;
 	}
 	printf("%s\n", path);
+	return 0;
+}
+
+/* DIR a directory or absent, its history.md and .html regular or absent; 0 or -1 (said) */
+static int outs_ok(const char *dir)
+{
+	static const char *const names[] = { "history.md", "history.html" };
+	char p[PATH_MAX], err[PATH_MAX + 128];
+	struct stat st;
+
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode)) {
+		fb_err("history report: --out %s: not a directory", dir);
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		fb_fmt(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (fb_out_check(p, err, sizeof(err))) {
+			fb_err("history report: %s", err);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -495,6 +541,8 @@ int fb_hist_report(struct fb_hdb *db, const char *dbpath, const char *out,
 	char err[256];
 	int n, m = 0, rc = 1;
 
+	if (outs_ok(dir))
+		return 2;
 	x_order = fb_hdb_order(db) ? "in the order added" : "by start time";
 	if (!nglobs) {
 		globs = fb_hist_default_globs;

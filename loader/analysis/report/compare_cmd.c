@@ -12,6 +12,7 @@
 #include "analysis/gate/rowverdict.h"
 #include "analysis/report/compare_cmd.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 static const struct argp_option compare_options[] = {
@@ -67,6 +68,7 @@ int cmd_compare(int argc, char **argv)
 		return 2;
 	}
 	fb_gate_rows(&c);
+	fb_term_stdout();	/* nothing from data reaches the terminal as a control */
 	fb_cmp_print_header(stdout, &c, fmt);
 	fb_cmp_print(stdout, &c, fmt);
 	fb_cmp_free(&c);

@@ -22,6 +22,7 @@
 #include "analysis/gate/rowverdict.h"
 #include "analysis/report/report.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 
 #define SVG_W	680
 #define SVG_H	270
@@ -383,11 +384,17 @@ static void write_md(FILE *f, const struct rctx *x)
 	const struct arminfo *ai = x->ai;
 	const struct hpair *hp = x->hp;
 	int nai = x->nai, nh = x->nh;
-	fprintf(f, "# foliobench report: %s vs %s\n\n", c->base.name, c->new.name);
-	fprintf(f, "Produced by `");
+	fputs("# foliobench report: ", f);
+	fb_md_esc(f, c->base.name);
+	fputs(" vs ", f);
+	fb_md_esc(f, c->new.name);
+	fprintf(f, "\n\nProduced by `");
 	fb_md_esc(f, cmd);
-	fprintf(f, "` on %s.\n\n", when);
-	fprintf(f, "## Arms\n\n| | %s (BASE) | %s (NEW) |\n|:---|:---|:---|\n", c->base.name, c->new.name);
+	fprintf(f, "` on %s.\n\n## Arms\n\n| | ", when);
+	fb_md_esc(f, c->base.name);
+	fputs(" (BASE) | ", f);
+	fb_md_esc(f, c->new.name);
+	fputs(" (NEW) |\n|:---|:---|:---|\n", f);
 	fprintf(f, "| rounds | %d | %d |\n", c->base.n, c->new.n);
 	arm_rows(f, &md_rows, ai, nai);
 	fputs("\n## Results\n\n", f);
@@ -466,48 +473,93 @@ static void write_svg(FILE *f, const struct rctx *x)
 	svg_hist(f, &x->hp[x->cur], names);
 }
 
-/* dir/name written by fn; 0, or -1 with one line printed */
+/* dir/name written by fn, whole or not at all; 0, or -1 with one line printed */
 static int emit(const char *dir, const char *name, void (*fn)(FILE *, const struct rctx *),
 		const struct rctx *x)
 {
-	char p[800];
-	FILE *f;
+	char p[800], err[PATH_MAX + 128];
+	struct fb_out o;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	f = fopen(p, "w");
-	if (!f) {
-		fb_err("report: cannot write %s: %s", p, strerror(errno));
-		return -1;
-	}
-	fn(f, x);
-	if (fclose(f)) {
-		fb_err("report: cannot write %s", p);
-		return -1;
-	}
-	return 0;
+	if (fb_out_open(&o, p, err, sizeof(err)))
+		goto fail;
+	fn(o.f, x);
+	if (!fb_out_commit(&o, err, sizeof(err)))
+		return 0;
+fail:
+	fb_err("report: %s", err);
+	return -1;
 }
 
-/* AB_DIR itself, results/report-<base>-vs-<new>, or --out */
-static void out_dir(const struct fb_cmp *c, const char *out, const struct fb_cmp_args *a,
-		    char *dir, size_t len)
+/*
+ * A side's name where it becomes a directory name: a portable name, or
+ * "NAME (ARM)" of one; 0, or -1 after one line (never a path from data).
+ */
+static int name_ok(const struct fb_side *s)
+{
+	char n[sizeof(s->name)], err[256];
+	char *sp;
+
+	snprintf(n, sizeof(n), "%s", s->name);
+	sp = strchr(n, ' ');
+	if (sp && sp[1] == '(' && sp[strlen(sp) - 1] == ')') {
+		sp[strlen(sp) - 1] = '\0';
+		if (fb_name_check("arm name", sp + 2, err, sizeof(err)))
+			goto bad;
+		*sp = '\0';
+	}
+	if (!fb_name_check("arm name", n, err, sizeof(err)))
+		return 0;
+bad:
+	fb_err("report: %s: %s; give --out DIR", s->path, err);
+	return -1;
+}
+
+/* AB_DIR itself, results/report-<base>-vs-<new>, or --out; 0 or -1 (said why) */
+static int out_dir(const struct fb_cmp *c, const char *out, const struct fb_cmp_args *a,
+		   char *dir, size_t len)
 {
 	char tmp[512];
 	size_t l;
 
 	if (out) {
 		snprintf(dir, len, "%s", out);
-		return;
+		return 0;
 	}
 	/* next to the input (DIR/report.*), never into the tracked reports/ */
 	if (a->nops != 1) {
+		if (name_ok(&c->base) || name_ok(&c->new))
+			return -1;
 		snprintf(dir, len, "results/report-%s-vs-%s", c->base.name, c->new.name);
-		return;
+		return 0;
 	}
 	snprintf(tmp, sizeof(tmp), "%s", a->ops[0]);
 	l = strlen(tmp);
 	while (l > 1 && tmp[l - 1] == '/')
 		tmp[--l] = '\0';
 	snprintf(dir, len, "%s", tmp);
+	return 0;
+}
+
+/* report.md, report.html in dir: absent or regular files; 0, or -1 after one line */
+static int outs_ok(const char *dir)
+{
+	static const char *const names[] = { "report.md", "report.html" };
+	char p[800], err[PATH_MAX + 128];
+	struct stat st;
+
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode)) {
+		fb_err("report: --out %s: not a directory", dir);
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		if (fb_out_check(p, err, sizeof(err))) {
+			fb_err("report: %s", err);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The SVGs, report.md and report.html into dir; 0 or 2 */
@@ -581,7 +633,8 @@ int cmd_report(int argc, char **argv)
 	if (fb_cmp_open_args(&c, &ca))
 		goto out;
 	fb_gate_rows(&c);	/* a gated row's verdict is the gate's */
-	out_dir(&c, out, &ca, dir, sizeof(dir));
+	if (out_dir(&c, out, &ca, dir, sizeof(dir)) || outs_ok(dir))
+		goto out;
 	if (fb_mkdir_p(dir)) {
 		fb_err("report: cannot create %s: %s", dir, strerror(errno));
 		goto out;

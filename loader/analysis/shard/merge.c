@@ -3,8 +3,9 @@
  * merge.c - `foliobench merge OUT DIR...`: the shards of one `ab --shard`
  * run (one directory per machine) into one ab directory (merge.h).
  *
- * Everything is checked before OUT is created, so a refused merge leaves
- * nothing behind.  Round files are copied, not linked (OUT may be on
+ * Everything is checked before anything is written, and OUT is built as
+ * a temporary directory beside it and renamed at the end (util/outfile.h),
+ * so a refused, failed or interrupted merge leaves no OUT behind.  Round files are copied, not linked (OUT may be on
  * another file system than the shards), with their console logs; OUT's
  * ab.json is the first shard's with every shard's runs, each tagged with
  * the shard and the machine that ran it, and the shards listed.
@@ -25,6 +26,7 @@
 #include "model/fb.h"
 #include "model/jsonfile.h"
 #include "util/cli.h"
+#include "util/outfile.h"
 #include "util/util.h"
 
 #define MG_MAX_SHARDS	1000
@@ -110,6 +112,11 @@ static int mg_load(struct mg_in *s, const char *dir)
 		fb_err("merge: %s/ab.json: no arms", dir);
 		return -1;
 	}
+	for (size_t i = 0; i < json_object_array_length(s->arms); i++)
+		if (fb_name_check("arm name", arm_name(s->arms, i), path, sizeof(path))) {
+			fb_err("merge: %s/ab.json: %s", dir, path);	/* never a path from data */
+			return -1;
+		}
 	s->tool = str_of(s->ab, "tool_version");
 	s->host = str_of(s->ab, "host");
 	s->started = str_of(s->ab, "started");
@@ -398,15 +405,13 @@ static int copy_file(const char *src, const char *dst)
 
 	if (in >= 0)
 		out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+	while (out >= 0 && !fb_stop && (n = read(in, buf, sizeof(buf))) > 0)
 		if (write(out, buf, (size_t)n) != n) {
 			n = -1;
 			break;
 		}
-	if (out >= 0 && n == 0 && close(out) == 0)
+	if (out >= 0 && !close(out) && n == 0 && !fb_stop)	/* every write and the close */
 		ret = 0;
-	else if (out >= 0 && n)
-		close(out);
 	if (in >= 0)
 		close(in);
 	if (ret)
@@ -414,19 +419,15 @@ static int copy_file(const char *src, const char *dst)
 	return ret;
 }
 
-/* OUT: created, or an empty directory; 0, or -1 after fb_err. */
+/* OUT: absent, or an empty directory; 0, or -1 after fb_err. */
 static int mg_out_ready(const char *out)
 {
 	struct dirent *d;
 	DIR *dir = opendir(out);
 	int used = 0;
 
-	if (!dir && errno == ENOENT) {
-		if (fb_mkdir_p(out) == 0)
-			return 0;
-		fb_err("merge: cannot create %s: %s", out, strerror(errno));
-		return -1;
-	}
+	if (!dir && errno == ENOENT)
+		return 0;	/* made at the end (cmd_merge) */
 	if (!dir) {
 		fb_err("merge: %s: %s", out, strerror(errno));
 		return -1;
@@ -507,7 +508,7 @@ static int mg_ab_json(const struct mg *m)
 {
 	json_object *o = NULL, *sh = json_object_new_object(), *list = json_object_new_array();
 	json_object *rs = json_object_new_array();
-	char path[PATH_MAX + 16];
+	char path[PATH_MAX + 16], err[PATH_MAX + 128];
 	int ret;
 
 	json_object_deep_copy(m->in[0].ab, &o, NULL);
@@ -538,11 +539,12 @@ static int mg_ab_json(const struct mg *m)
 	json_object_object_del(o, "host");
 	json_object_object_add(o, "runs", mg_runs(m));
 	fb_fmt(path, sizeof(path), "%s/ab.json", m->out);
-	ret = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-				      JSON_C_TO_STRING_NOSLASHESCAPE);
+	ret = fb_out_write_str(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE), err,
+			       sizeof(err));
 	json_object_put(o);
 	if (ret < 0)
-		fb_err("merge: cannot write %s: %s", path, strerror(errno));
+		fb_err("merge: %s", err);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -563,7 +565,9 @@ static const struct argp merge_argp = {
 	"gate read like any other.\v"
 	"Refused (exit 2, one line, OUT untouched): shards of different kernels (build id, "
 	"config hash), workload parameters, guest settings or foliobench versions; a round in "
-	"two shards or in the wrong one; a missing shard; OUT not empty.  The rounds keep the "
+	"two shards or in the wrong one; a missing shard; an arm name that is not a portable "
+	"name; OUT not empty.  OUT is built beside it and renamed at the end: a failed or "
+	"interrupted merge (exit 1) leaves no OUT.  The rounds keep the "
 	"machine that ran them (host.hostname): compare and gate warn when one machine's "
 	"rounds differ from the others'.",
 	NULL, NULL, NULL,
@@ -597,6 +601,31 @@ static int mg_check(struct mg *m, char **dirs)
 	return 0;
 }
 
+/* OUT built beside it and renamed at the end: whole, or absent (util/outfile.h). */
+static int mg_write(struct mg *m)
+{
+	const char *out = m->out;
+	char err[PATH_MAX + 128];
+	struct fb_outdir od;
+
+	if (fb_outdir_open(&od, out, err, sizeof(err))) {
+		fb_err("merge: %s", err);
+		return 1;
+	}
+	m->out = od.tmp;
+	/* ab.json first: a merge cut short plans rounds it lacks (and OUT is not renamed) */
+	if (mg_ab_json(m) || mg_copy(m) || mg_pp(m)) {
+		fb_outdir_abort(&od);
+		return 1;
+	}
+	if (fb_outdir_commit(&od, err, sizeof(err))) {
+		fb_err("merge: %s", err);
+		return 1;
+	}
+	fb_info("merge: %d rounds of %d shards in %s", m->nr, m->n, out);
+	return 0;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct mg m = { 0 };
@@ -616,12 +645,8 @@ int cmd_merge(int argc, char **argv)
 	m.out = argv[idx];
 	m.n = argc - idx - 1;
 	m.in = calloc((size_t)m.n, sizeof(*m.in));
-	if (m.in && !mg_check(&m, argv + idx + 1) && !mg_out_ready(m.out)) {
-		/* ab.json first: a merge cut short leaves rounds it plans and lacks */
-		ret = mg_ab_json(&m) || mg_copy(&m) || mg_pp(&m) ? 1 : 0;
-		if (!ret)
-			fb_info("merge: %d rounds of %d shards in %s", m.nr, m.n, m.out);
-	}
+	if (m.in && !mg_check(&m, argv + idx + 1) && !mg_out_ready(m.out))
+		ret = mg_write(&m);
 	for (int i = 0; m.in && i < m.n; i++)
 		json_object_put(m.in[i].ab);
 	free(m.in);
