@@ -110,11 +110,13 @@ rc=$?
 t "gate --noise on the main job (same baseline kernel): exit $rc, calibrated rows say their test, threshold and MDE" \
 	bash -c "[ $rc = 1 ] && grep -q 'nf_tables_trans_destroy_work:cmean .*calibrated-t p=.*thr +[0-9.]*%, MDE [0-9.]*% (calibrated noise)' '$tmp/gn' &&
 		 grep -q 'kernfs_new_node:cmean .*welch-log p=.*MDE [0-9.]*% (noise of these rounds)' '$tmp/gn'"
-$fb gate --noise "$tmp/noise.json" "$aa" >/dev/null 2>"$tmp/err"
+# the same noise said of another kernel: neither a build id nor a cache name of aa's
+jq '.build_ids = ["beef"] | .kernels = ["baseline-perf-000000000000"]' "$tmp/noise.json" >"$tmp/other.json"
+$fb gate --noise "$tmp/other.json" "$aa" >/dev/null 2>"$tmp/err"
 rc=$?
 t "a noise file of another kernel: exit $rc (want 2), one error line naming the file, and it is the last line on stderr" \
 	bash -c "[ $rc = 2 ] && [ \$(grep -c 'foliobench: error:' '$tmp/err') = 1 ] &&
-		 tail -1 '$tmp/err' | grep -q 'error: gate: $tmp/noise.json: measured on kernel'"
+		 tail -1 '$tmp/err' | grep -q 'error: gate: $tmp/other.json: measured on kernel'"
 
 # --- a bound declared for one observer method (`for METHOD`) ---
 # the archived main job's lock rows say fexit+fentry (round 2's method);
