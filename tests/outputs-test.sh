@@ -65,7 +65,7 @@ t "report interrupted (SIGINT) while writing: exit $rc (want 130), every file ol
 $fb gate "$mj" >/dev/null 2>&1
 verdict=$?
 arm "$tmp/ga" 5 1000
-arm "$tmp/gb" 5 1000
+arm "$tmp/gb" 5 1001
 $fb gate --junit "$tmp/gate.xml" "$tmp/ga" "$tmp/gb" >/dev/null 2>&1
 old=$(md5sum <"$tmp/gate.xml")
 strace -f -o /dev/null -e trace=write -e inject=write:error=EIO:when=3+ \

@@ -156,8 +156,8 @@ mkdir -p "$tmp/sh2/baseline/console-round-4.log"
 $fb merge "$tmp/m-stop" "$tmp/sh1" "$tmp/sh2" >/dev/null 2>&1; mrc=$?
 gate_to mstop --expect $E "$tmp/m-stop"
 t "the main job's merge stopped while copying round 4 (exit $mrc): gate --expect on what it left exits $(rc mstop) (want 3, or 2 if it left nothing), never 0" \
-	bash -c "[ $mrc != 0 ] && { [ $(rc mstop) = 2 ] && [ ! -e '$tmp/m-stop/baseline' ] ||
-		 [ $(rc mstop) = 3 ] && grep -q 'patched round 4: missing: ab.json records exit 0' '$o/mstop'; }"
+	bash -c "[ $mrc != 0 ] && { { [ $(rc mstop) = 2 ] && [ ! -e '$tmp/m-stop/baseline' ]; } ||
+		 { [ $(rc mstop) = 3 ] && grep -q 'patched round 4: missing: ab.json records exit 0' '$o/mstop'; }; }"
 rm "$tmp/m-full/patched/round-6.json"	# a merge cut short after its ab.json
 gate_to mpart "$tmp/m-full"
 t "a merged directory missing a round its ab.json lists: gate exit $(rc mpart) (want 3)" \
