@@ -98,6 +98,23 @@ t "the same with the declared trades: exit $rc (want 3, was 0): the function row
 		 grep -q '^declared  *lock:kernfs_rwsem:acquisitions' '$tmp/ef' &&
 		 $fb compare \"$tmp/fs\" 2>/dev/null | grep -q 'note: func nft_trans_alloc: method differs: base fentry, new fsession'"
 
+# --- the shipped noise (kernel-patches/noise/): found by BASE's kernel, no --noise ---
+$fb gate "$main" >"$tmp/gs" 2>/dev/null
+$fb gate --noise none "$main" >"$tmp/gs0" 2>/dev/null
+t "bare gate on the main job finds the noise shipped for its baseline kernel ($(head -1 "$tmp/gs" | grep -o 'noise [^ ]*\|no calibrated noise')); --noise none uses none" \
+	bash -c "head -1 '$tmp/gs' | grep -q ', noise kernel-patches/noise/perf-icount.json ([0-9]* A/A rounds)\$' &&
+		 grep -q 'calibrated-t p=.*(calibrated noise)' '$tmp/gs' &&
+		 head -1 '$tmp/gs0' | grep -q ', no calibrated noise\$' && ! grep -q '(calibrated noise)' '$tmp/gs0'"
+mkdir -p "$tmp/other/baseline" "$tmp/other/patched"
+cp "$main"/baseline/round-*.json "$tmp/other/baseline/"
+cp "$main"/patched/round-*.json "$tmp/other/patched/"
+for f in "$tmp"/other/baseline/round-*.json; do	# another kernel: no ab.json, another build
+	jq '.host.build_id = "beef"' "$f" >"$f.x" && mv "$f.x" "$f"
+done
+$fb gate "$tmp/other" >"$tmp/gso" 2>/dev/null
+t "bare gate on rounds of another kernel: no shipped noise ($(head -1 "$tmp/gso" | grep -o 'no calibrated noise'))" \
+	bash -c "head -1 '$tmp/gso' | grep -q ', no calibrated noise\$'"
+
 # --- per-row noise ---
 $fb gate --calibrate --noise "$tmp/noise.json" "$tmp/nft/aanft-icount-asis" >"$tmp/cal" 2>&1
 rc=$?

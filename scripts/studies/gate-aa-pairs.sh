@@ -40,16 +40,39 @@ cut_pair() {
 		for ((i = 0; i < k; i++)); do
 			cp "$pool/$arm/round-$((first + i)).json" "$out/$arm/round-$((i + 1)).json" ||
 				return 1
+			[ ! -f "$pool/$arm/console-round-$((first + i)).log" ] ||
+				cp "$pool/$arm/console-round-$((first + i)).log" \
+					"$out/$arm/console-round-$((i + 1)).log"
 		done
 	done
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d["rounds"]=int(sys.argv[3]);
-d.pop("shard", None); json.dump(d, open(sys.argv[2], "w"), indent=2)' \
-		"$pool/ab.json" "$out/ab.json" "$k"
+	python3 - "$pool/ab.json" "$out/ab.json" "$k" "$first" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+k, first = int(sys.argv[3]), int(sys.argv[4])
+d["rounds"] = k
+d.pop("shard", None)
+d.pop("until_decided", None)
+runs = []
+for r in d.get("runs", []):
+    if first <= r["round"] < first + k:
+        r = dict(r, round=r["round"] - first + 1)
+        for f in ("result", "console"):
+            if f in r:
+                r[f] = r[f].replace(f"round-{r['round'] + first - 1}.", f"round-{r['round']}.")
+        runs.append(r)
+d["runs"] = runs
+json.dump(d, open(sys.argv[2], "w"), indent=2)
+PY
 }
 
 pass=0 unknown=0 fail=0 other=0 n=0
 for pool in "${pools[@]}"; do
-	r=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rounds"])' "$pool/ab.json")
+	# rounds complete in both arms (a pool still being measured, or stopped, counts
+	# its whole rounds only)
+	r=0
+	while [ -f "$pool/baseline/round-$((r + 1)).json" ] && [ -f "$pool/patched/round-$((r + 1)).json" ]; do
+		r=$((r + 1))
+	done
 	for ((first = 1; first + k - 1 <= r; first += k)); do
 		n=$((n + 1))
 		d=$work/pair-$n
