@@ -112,6 +112,20 @@ if [ -n "$full" ]; then
 fi
 t "list shows every catalogue row" test "$($fb list | grep -c -E '^(nft_trans_alloc|kernfs_new_node|get_device_parent|gdp_mutex|kernfs_rwsem|kernfs_idr_lock) ')" = 6
 
+# ---- the front door (issue 40): README.md short, reports/ indexed ----
+t "README.md has at most 250 lines ($(wc -l <README.md))" test "$(wc -l <README.md)" -le 250
+t "README.md's first 30 lines have the main job, the tests and a sample" \
+	bash -c "head -30 README.md | grep -qF './foliobench ab --workload nft --workload sysfs' &&
+		head -30 README.md | grep -qF 'make test' && head -30 README.md | grep -q '^gate: pass'"
+# every directory under reports/ is in reports/README.md: itself, or (inside
+# a data/ or raw*/ directory) that directory
+unindexed=$(cd reports && find . -mindepth 1 -type d | sed 's|^\./||' | while read -r d; do
+	a=$(awk -F/ '{ for (i = 1; i <= NF; i++) { p = p (i > 1 ? "/" : "") $i;
+		if ($i ~ /^(data|raw|raw-lockrows)$/) break } print p }' <<<"$d")
+	grep -qF "$a/" README.md || echo "$d"
+done)
+t "reports/README.md indexes every directory under reports/${unindexed:+ (not: $(echo $unindexed))}" test -z "$unindexed"
+t "no result-making script left in reports/ (scripts/studies/)" test -z "$(find reports -name '*.sh')"
 # ---- the BPF enabled flag: nothing counted while recording is off ----
 if [ -x build/host/test_enable ]; then
 	build/host/test_enable
