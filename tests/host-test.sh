@@ -126,6 +126,13 @@ unindexed=$(cd reports && find . -mindepth 1 -type d | sed 's|^\./||' | while re
 done)
 t "reports/README.md indexes every directory under reports/${unindexed:+ (not: $(echo $unindexed))}" test -z "$unindexed"
 t "no result-making script left in reports/ (scripts/studies/)" test -z "$(find reports -name '*.sh')"
+# ---- bpftrace one-liners: one source per hook, the kprobe variant generated ----
+stale=$(for k in scripts/bpftrace/*-kprobe.bt; do
+	scripts/bpftrace/kprobe-variant.sh "${k%-kprobe.bt}.bt" | cmp -s - "$k" || echo "${k##*/}"; done)
+t "every scripts/bpftrace/X-kprobe.bt is kprobe-variant.sh X.bt${stale:+ (stale: $(echo $stale))}" test -z "$stale"
+t "kprobe-variant.sh drops //@kfunc lines and keeps //@kprobe ones" bash -c \
+	"[ \"\$(printf 'a\\nkfunc:f //@kfunc\\n//@kprobe kprobe:f\\n//@kprobe\\nb\\n' >'$tmp/v.bt';
+	  scripts/bpftrace/kprobe-variant.sh '$tmp/v.bt' | tr '\\n' '|')\" = 'a|kprobe:f||b|' ]"
 # ---- the BPF enabled flag: nothing counted while recording is off ----
 if [ -x build/host/test_enable ]; then
 	build/host/test_enable
