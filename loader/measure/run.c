@@ -56,7 +56,8 @@ static const struct argp_option run_options[] = {
 	{ "attach", OPT_ATTACH, "MODE", 0, "function rows: auto (a trampoline: one "
 	  "fsession program where the kernel has them, else fentry/fexit; else "
 	  "kprobe/kretprobe; the default), fentry (a trampoline only) or kprobe", 0 },
-	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug); the table even where "
+	  "tracing is refused", 0 },
 	{ 0 },
 };
 
@@ -121,9 +122,9 @@ static const struct argp run_argp = {
 	"writes the results JSON and prints a table.  Must run as root.  Ctrl-C, SIGTERM or "
 	"SIGHUP stops the workload, detaches, still writes the results and exits 128 + the "
 	"signal number."
-	"  With -o - the JSON alone goes to stdout, the table to stderr.  If none of the "
-	"function and lock rows attached (a host that refuses BPF tracing), one line says so "
-	"and names the next step instead of the table (-v: the table too).\vExit status 0, 1 if a "
+	"  With -o - the JSON alone goes to stdout, the table to stderr.  If the kernel "
+	"refused every function and lock row (a host that refuses BPF tracing), one line says "
+	"so and names the next step instead of the table (-v: the table too).\vExit status 0, 1 if a "
 	"workload failed or the results could not be written, 2 on bad input or without root "
 	"(nothing attached), 3 if the kernel refused every function and lock row (BPF tracing "
 	"EPERM, no kprobes; the results JSON is written, with each row's reason).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty,clock,nomatch (diagnostics, "
