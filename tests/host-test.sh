@@ -100,7 +100,8 @@ else
 fi
 # list fits the terminal without cutting a word; -v has every reason in full
 for w in 80 120; do
-	t "list: no line wider than COLUMNS=$w" bash -c "COLUMNS=$w $fb list | awk -v w=$w 'length > w { exit 1 }'"
+	t "list: no line wider than COLUMNS=$w, none ending in a blank" \
+		bash -c "COLUMNS=$w $fb list | awk -v w=$w 'length > w || / \$/ { exit 1 }'"
 done
 full=$(jq -r '.probes[] | select(.name=="nft_trans_alloc") | if .status == "attached" then "" else .reason end' "$tmp/r.json")
 if [ -n "$full" ]; then
@@ -108,7 +109,7 @@ if [ -n "$full" ]; then
 	t "list: a long reason is cut at a word ('${cut: -20}' then ' ...')" \
 		bash -c "[ -n '$cut' ] && [[ '$full' == '$cut'\ * ]]"
 	t "list -v: the whole reason, wrapped" \
-		bash -c "[ \"\$(COLUMNS=100 $fb list -v | sed -n '/^nft_trans_alloc /,/^[a-z]/p' | sed '\$d;1s/^[^ ]* .*unavailable -  *//; s/^ *//' | tr '\n' ' ' | sed 's/ *\$//; s/^ *//')\" = '$full' ]"
+		bash -c "[ \"\$(COLUMNS=100 $fb list -v | sed -n '/^nft_trans_alloc /,/^[a-z]/p' | sed '\$d;1s/^[^ ]* .*unavailable - *//; s/^ *//' | tr '\n' ' ' | sed 's/ *\$//; s/^ *//')\" = '$full' ]"
 fi
 t "list shows every catalogue row" test "$($fb list | grep -c -E '^(nft_trans_alloc|kernfs_new_node|get_device_parent|gdp_mutex|kernfs_rwsem|kernfs_idr_lock) ')" = 6
 

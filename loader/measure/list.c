@@ -63,20 +63,27 @@ static int term_width(void)
 }
 
 /*
- * text in the last column, which starts at column col of a line whose
- * first columns are already printed: cut at a word to fit the width (with
- * " ..."), or with e->verbose wrapped onto lines indented to col.  Where
- * fewer than 30 columns are left, text starts on a line of its own,
- * indented 4.  A word is never cut; one longer than the room overflows.
+ * One line: head (the first columns, padded), then text in the last
+ * column: cut at a word to fit the width (with " ..."), or with e->verbose
+ * wrapped onto lines indented to that column.  Where fewer than 30 columns
+ * are left, text starts on a line of its own, indented 4.  A word is never
+ * cut; one longer than the room overflows.
  */
-static void fit(const struct list_env *e, int col, const char *text)
+static void fit(const struct list_env *e, const char *head, const char *text)
 {
-	int room = e->width - col;
+	int col = (int)strlen(head), room = e->width - col;
 
-	if (room < 30) {
+	if (room < 30) {	/* head without its padding, text below */
+		int n = col;
+
+		while (n > 0 && head[n - 1] == ' ')
+			n--;
+		printf("%.*s\n", n, head);
 		col = 4;
 		room = e->width - col;
-		printf("\n%*s", col, "");
+		printf("%*s", col, "");
+	} else {
+		fputs(head, stdout);
 	}
 	while (*text) {
 		int n = (int)strlen(text), cut = n;
@@ -115,25 +122,25 @@ static const struct argp list_argp = {
 
 static void print_probes(const struct list_env *e, const struct fb_result *r)
 {
-	int col;
+	char head[160];
 
-	col = printf("%-30s %-12s %-11s %-11s %-8s ", "PROBE", "SERIES", "KIND", "STATUS",
-		     "METHOD");
-	fit(e, col, "WHAT IT SHOWS / WHY NOT");
+	fb_fmt(head, sizeof(head), "%-30s %-12s %-11s %-11s %-8s ", "PROBE", "SERIES", "KIND",
+	       "STATUS", "METHOD");
+	fit(e, head, "WHAT IT SHOWS / WHY NOT");
 	for (int i = 0; i < fb_nprobes; i++) {
 		const struct fb_probe_def *d = &fb_probes[i];
 		const struct fb_probe_result *p = r ? fb_result_probe(r, d->name) : NULL;
 
-		col = printf("%-30s %-12s %-11s %-11s %-8s ", d->name, d->series,
-			     fb_kind_name(d->kind), p ? fb_probe_status_name(p->status) : "-",
-			     p ? p->method : "-");
-		fit(e, col, p && p->status != FB_ATTACHED ? p->reason : d->proves);
+		fb_fmt(head, sizeof(head), "%-30s %-12s %-11s %-11s %-8s ", d->name, d->series,
+		       fb_kind_name(d->kind), p ? fb_probe_status_name(p->status) : "-",
+		       p ? p->method : "-");
+		fit(e, head, p && p->status != FB_ATTACHED ? p->reason : d->proves);
 	}
 }
 
 static void print_workloads(const struct list_env *e)
 {
-	char line[256], range[96];
+	char line[256], range[96], head[160];
 
 	printf("\n%-10s %-12s %-12s %s\n", "WORKLOAD", "SERIES", "STATUS", "DESCRIPTION");
 	printf("    %-22s %-4s %8s  %-26s %s\n", "PARAMETER", "TYPE", "DEFAULT", "RANGE", "HELP");
@@ -143,14 +150,15 @@ static void print_workloads(const struct list_env *e)
 		int ok = w->avail(why, sizeof(why)) == 0;
 
 		fb_fmt(line, sizeof(line), "%s%s%s", w->desc, ok ? "" : " -- ", ok ? "" : why);
-		fit(e, printf("%-10s %-12s %-12s ", w->name, w->series,
-			      ok ? "available" : "unavailable"), line);
+		fb_fmt(head, sizeof(head), "%-10s %-12s %-12s ", w->name, w->series,
+		       ok ? "available" : "unavailable");
+		fit(e, head, line);
 		for (const struct fb_param_def *d = w->params; d && d->key; d++) {
 			fb_fmt(line, sizeof(line), "%s.%s", w->name, d->key);
 			fb_param_range(d, range, sizeof(range));
-			fit(e, printf("    %-22s %-4s %8llu  %-26s ", line,
-				      fb_param_type_name(d->type), (unsigned long long)d->def,
-				      range), d->help);
+			fb_fmt(head, sizeof(head), "    %-22s %-4s %8llu  %-26s ", line,
+			       fb_param_type_name(d->type), (unsigned long long)d->def, range);
+			fit(e, head, d->help);
 		}
 	}
 }
