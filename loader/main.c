@@ -35,20 +35,28 @@ static const struct {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: foliobench <command> [options]   (foliobench <command> --help;"
-		" --version anywhere)\n\n");
+		" -V/--version anywhere)\n\n");
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-9s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\nfoliobench %s - eBPF A/B benchmarks for the folio_pool and kernfs bulk "
 		"registration series\n", FB_VERSION);
 }
 
-/* --version anywhere before "--": every command and subcommand answers it */
+/*
+ * -V or --version anywhere before "--": every command and subcommand
+ * answers it (no subcommand has a -V of its own).
+ */
 static int wants_version(int argc, char **argv)
 {
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--version"))
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))
 			return 1;
 	return 0;
+}
+
+static int is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "-?") || !strcmp(a, "--help") || !strcmp(a, "help");
 }
 
 int main(int argc, char **argv)
@@ -57,12 +65,17 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (wants_version(argc, argv)) {
+		printf("foliobench %s\n", FB_VERSION);
+		return 0;
+	}
+	if (is_help(argv[1])) {
 		usage(stdout);
 		return 0;
 	}
-	if (wants_version(argc, argv)) {
-		printf("foliobench %s\n", FB_VERSION);
+	if (!strcmp(argv[1], "--usage")) {
+		printf("usage: foliobench [-V|--version] [-?|-h|--help] [--usage] <command> "
+		       "[options]\n");
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)

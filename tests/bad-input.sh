@@ -46,7 +46,7 @@ while IFS=$'\t' read -r when cmd id setup run rc msg; do
 	elif [ -z "$why" ] && [ "$rc" = 2 ]; then
 		n=$(grep -c 'foliobench: error:' <<<"$out")
 		[ "$n" = 1 ] || why="$n error lines, want 1"
-		[ "$cmd" = run ] && grep -q 'attaching probes' <<<"$out" && why="attached before refusing"
+		[ "$cmd" = run ] && grep -q 'probes attached' <<<"$out" && why="attached before refusing"
 	fi
 	line=$(grep -m1 'foliobench: error:' <<<"$out" || grep -m1 -E -- "$msg" <<<"$out")
 	if [ -z "$why" ]; then

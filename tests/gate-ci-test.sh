@@ -164,8 +164,8 @@ bad=$(awk '/rounds the measured noise needs|Rounds the measured noise/ { f = 1; 
 t "the rounds-needed hint is never at or below the 7 rounds measured (${bad:-none below})" \
 	bash -c "[ -z '$bad' ] && grep -qE 'getppid:cmean +(more than [0-9]+|~[0-9]+) rounds per side' '$tmp/h'"
 
-# --- the CI examples run exactly the README's commands ---
-cmds=$(awk '/the CI gate of the main job is/ { f = 1; next } f && /^    \.\/foliobench/ { sub(/^    /, ""); print } f && /^On the main job/ { exit }' README.md)
+# --- the CI examples run exactly the commands of docs/usage.md ("The main job and its gate") ---
+cmds=$(awk '/the CI gate of the main job is/ { f = 1; next } f && /^    \.\/foliobench/ { sub(/^    /, ""); print } f && /^On the main job/ { exit }' docs/usage.md)
 for y in docs/ci/.gitlab-ci.yml docs/ci/foliobench-workflow.yml; do
 	miss=$(while read -r c; do grep -qF -- "$c" "$y" || echo "$c"; done <<<"$cmds")
 	t "$y parses as YAML and runs the README's $(grep -c . <<<"$cmds") CI commands (missing: ${miss:-none}), mapping exits 0, 1, 3" \

@@ -191,12 +191,12 @@ done
 
 # results files read within a memory bound (reports/memory/)
 if command -v /usr/bin/time >/dev/null; then
-	reports/memory/make-round.sh 8 "$tmp/big.json"
+	scripts/studies/memory/make-round.sh 8 "$tmp/big.json"
 	size=$(stat -c %s "$tmp/big.json")
 	rss=$(/usr/bin/time -f %M $fb history add --db "$tmp/big.db" "$tmp/big.json" 2>&1 >/dev/null | tail -1)
 	t "an 8 MB bucket-heavy round is read in at most 3x its size + 16 MB (RSS $rss kB)" \
 		test "$rss" -le $((size * 3 / 1024 + 16384))
-	reports/memory/make-round.sh 8 "$tmp/big49.json" 49
+	scripts/studies/memory/make-round.sh 8 "$tmp/big49.json" 49
 	out=$($fb history add --db "$tmp/big.db" "$tmp/big49.json" 2>&1); rc=$?
 	t "a round with 49 probes is refused naming the limit: $out" \
 		bash -c "[ $rc = 2 ] && grep -q 'more than 48 probes (limit FB_MAX_PROBES = 48)' <<<'$out'"

@@ -199,7 +199,7 @@ check "the merge job's exit code is the gate's ($mstate)" \
 check "the merge job's gate printed that verdict" \
 	test -s "$res/gate.txt" -a "$(cat "$res/gate.txt" 2>/dev/null)" = "$(sed '$d' <<<"$vm")"
 
-# for README "Scale": what the boots cost here (not a check: timing)
+# for docs/scale-out.md: what the boots cost here (not a check: timing)
 echo "# slurm: boots $(cat "$res"/shard-*/ab.json 2>/dev/null | jq -rs '[.[].runs[].total_s] |
 	"\(length), mean \(add / length | floor) s (qemu start to qemu gone)"' 2>/dev/null), load $(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -339,10 +339,13 @@ struct kernel_env {
 	int narms, nfl, all;
 };
 
+/* long only: -a is --alpha and -f --format in compare, report and gate */
+enum { OPT_ARM = 0x100, OPT_FLAVOUR };
+
 static const struct argp_option kernel_options[] = {
-	{ "arm", 'a', "A", 0, "arm (default baseline; repeatable), or SERIES@N: the base plus "
+	{ "arm", OPT_ARM, "A", 0, "arm (default baseline; repeatable), or SERIES@N: the base plus "
 	  "the first N patches of kernel-patches/SERIES/series", 0 },
-	{ "flavour", 'f', "F", 0, "perf|lockstat (default perf; repeatable)", 0 },
+	{ "flavour", OPT_FLAVOUR, "F", 0, "perf|lockstat (default perf; repeatable)", 0 },
 	{ "all", 'A', NULL, 0, "baseline and patched (if any of its series exists) for the "
 	  "flavours given, default perf then lockstat", 0 },
 	{ 0 },
@@ -366,9 +369,9 @@ static error_t kernel_parse(int key, char *arg, struct argp_state *state)
 	char err[256];
 
 	switch (key) {
-	case 'a':
+	case OPT_ARM:
 		return add_row("--arm", e->arms[0], sizeof(e->arms[0]), &e->narms, MAX_ARMS, arg);
-	case 'f':
+	case OPT_FLAVOUR:
 		if (fb_name_check("--flavour", arg, err, sizeof(err))) {	/* a cache path */
 			fb_err("kernel: %s", err);
 			return EINVAL;

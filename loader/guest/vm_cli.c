@@ -15,12 +15,15 @@ struct vm_env {
 	int cmd;	/* index of COMMAND in argv, 0 if none */
 };
 
+/* --results and --log are long only: -r is gate's --max-regression, -l run's --label */
+enum { OPT_RESULTS = 0x180, OPT_LOG };
+
 static const struct argp_option vm_options[] = {
 	{ "kernel", 'k', "K", 0, "bzImage, kernel build directory, or a Debian stock kernel "
 	  "debian:6.1|6.12|7.3 (fetched and cached; docs/vm.md) (required)", 0 },
-	{ "results", 'r', "DIR", 0, "read-write shared directory ($RESULTS in the guest; "
+	{ "results", OPT_RESULTS, "DIR", 0, "read-write shared directory ($RESULTS in the guest; "
 	  "./results)", 0 },
-	{ "log", 'l', "FILE", 0, "console log (DIR/console-<time>-<pid>.log)", 0 },
+	{ "log", OPT_LOG, "FILE", 0, "console log (DIR/console-<time>-<pid>.log)", 0 },
 	{ 0 },
 };
 
@@ -32,10 +35,10 @@ static error_t vm_parse(int key, char *arg, struct argp_state *state)
 	case 'k':
 		e->o.kernel = arg;
 		break;
-	case 'r':
+	case OPT_RESULTS:
 		e->o.results = arg;
 		break;
-	case 'l':
+	case OPT_LOG:
 		e->o.log = arg;
 		break;
 	case ARGP_KEY_ARG:

@@ -467,6 +467,32 @@ int fb_session_attached(const struct fb_session *s)
 	return n;
 }
 
+/* a reason that says the kernel cannot trace functions at all, not that one symbol is missing */
+static int kernel_refuses(const char *why)
+{
+	return strstr(why, errno_hint(EPERM)) || strstr(why, "no kprobe support");
+}
+
+int fb_session_timing_rows(const struct fb_session *s, int *n, const char **why)
+{
+	int att = 0;
+
+	*n = 0;
+	*why = NULL;
+	for (int i = 0; i < s->nrows; i++) {
+		const struct fb_probe_result *p = &s->rows[i].res;
+
+		if (p->kind != FB_FUNC && p->kind != FB_LOCK)
+			continue;
+		(*n)++;
+		if (p->status == FB_ATTACHED)
+			att++;
+		else if (!*why && kernel_refuses(p->reason))
+			*why = p->reason;
+	}
+	return att;
+}
+
 void fb_session_collect(struct fb_session *s, struct fb_result *res)
 {
 	res->nprobes = 0;

@@ -30,6 +30,13 @@ void fb_session_collect(struct fb_session *s, struct fb_result *r);
 void fb_session_enable(struct fb_session *s, int on);
 /* Number of rows attached. */
 int fb_session_attached(const struct fb_session *s);
+/*
+ * The function and lock rows (the ones that time something): how many
+ * there are (*n) and how many attached (returned); *why is the reason of
+ * the first one the kernel refused (EPERM for BPF tracing, no kprobes),
+ * or NULL if none was refused that way (a missing symbol, say).
+ */
+int fb_session_timing_rows(const struct fb_session *s, int *n, const char **why);
 void fb_session_close(struct fb_session *s);
 /*
  * For workloads with phases: the catalogue's lock classes as /proc/lock_stat

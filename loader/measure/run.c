@@ -56,7 +56,8 @@ static const struct argp_option run_options[] = {
 	{ "attach", OPT_ATTACH, "MODE", 0, "function rows: auto (a trampoline: one "
 	  "fsession program where the kernel has them, else fentry/fexit; else "
 	  "kprobe/kretprobe; the default), fentry (a trampoline only) or kprobe", 0 },
-	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf messages (twice: debug); the table even where "
+	  "tracing is refused", 0 },
 	{ 0 },
 };
 
@@ -126,8 +127,12 @@ static const struct argp run_argp = {
 	"writes the results JSON and prints a table.  Must run as root.  Ctrl-C, SIGTERM or "
 	"SIGHUP stops the workload, detaches, still writes the results and exits 128 + the "
 	"signal number."
-	"\vExit status 0, 1 if a workload failed or the results could not be written, 2 on bad "
-	"input (nothing attached).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty,clock,nomatch (diagnostics, "
+	"  With -o - the JSON alone goes to stdout, the table to stderr.  If the kernel "
+	"refused every function and lock row (a host that refuses BPF tracing), one line says "
+	"so and names the next step instead of the table (-v: the table too).\vExit status 0, 1 if a "
+	"workload failed or the results could not be written, 2 on bad input or without root "
+	"(nothing attached), 3 if the kernel refused every function and lock row (BPF tracing "
+	"EPERM, no kprobes; the results JSON is written, with each row's reason).\n\nFB_ABLATE=stats,hist,hash,tidhash,empty,clock,nomatch (diagnostics, "
 	"scripts/studies/overhead.sh) switches parts of the function probes off; their method gets a "
 	"\"+ablate\" suffix.  FB_FUNCHOOK=pair keeps function rows on fentry/fexit where fsession "
 	"loads; FB_LOCKHOOK=fexit, fentry-hash or fentry-task puts lock rows on an earlier method "
@@ -216,7 +221,7 @@ static int check_out(const char *out)
 }
 
 static void run_workload(const struct fb_workload *w, const struct fb_params *p,
-			 struct fb_workload_result *wr)
+			 struct fb_workload_result *wr, int quiet)
 {
 	uint64_t t0;
 	int ret;
@@ -227,7 +232,8 @@ static void run_workload(const struct fb_workload *w, const struct fb_params *p,
 		fb_info("workload %s: unavailable: %s", w->name, wr->reason);
 		return;
 	}
-	fb_info("workload %s: running", w->name);
+	if (!quiet)
+		fb_info("workload %s: running", w->name);
 	t0 = fb_now_ns();
 	ret = w->run(p, &wr->ops);
 	wr->wall_ns = fb_now_ns() - t0;
@@ -237,49 +243,92 @@ static void run_workload(const struct fb_workload *w, const struct fb_params *p,
 		wr->status = ret ? FB_WL_FAILED : FB_WL_OK;
 	if (ret && !fb_stop)
 		snprintf(wr->reason, sizeof(wr->reason), "see the error above");
-	fb_info("workload %s: %s in %.2f s", w->name, fb_wl_status_name(wr->status), (double)wr->wall_ns / 1e9);
+	if (!quiet || wr->status != FB_WL_OK)
+		fb_info("workload %s: %s in %.2f s", w->name, fb_wl_status_name(wr->status),
+			(double)wr->wall_ns / 1e9);
 }
 
-static void print_table(const struct fb_result *r)
+/*
+ * One line of the table: times in us (the histograms hold ns), other units
+ * as they are, named in the last column; a row that measured nothing has
+ * dashes, never zeros.
+ */
+static void print_stat(FILE *f, const char *name, const struct fb_probe_result *p,
+		       const struct fb_hist *h)
 {
-	printf("\n%-30s %-11s %-9s %10s %14s %11s %11s %11s\n", "Probe", "Status", "Method",
-	       "Calls", "Total (us)", "Avg (us)", "p50 (us)", "p99 (us)");
+	int ns = !strcmp(h->unit, "ns");
+	double div = ns ? 1000.0 : 1;
+	char cnt[24] = "-", sum[24] = "-", avg[24] = "-", p50[24] = "-", p99[24] = "-";
+
+	if (p->status == FB_ATTACHED) {
+		snprintf(cnt, sizeof(cnt), "%llu", (unsigned long long)h->count);
+		snprintf(sum, sizeof(sum), "%.2f", (double)h->sum / div);
+		if (h->count)
+			snprintf(avg, sizeof(avg), "%.3f", fb_hist_mean(h) / div);
+	}
+	if (p->status == FB_ATTACHED && fb_hist_percentile(h, 100) > 0) {	/* has buckets */
+		snprintf(p50, sizeof(p50), "%.3f", fb_hist_percentile(h, 50) / div);
+		snprintf(p99, sizeof(p99), "%.3f", fb_hist_percentile(h, 99) / div);
+	}
+	fprintf(f, "%-30s %-11s %-9s %10s %14s %11s %11s %11s  %s\n", name,
+		fb_probe_status_name(p->status), p->method, cnt, sum, avg, p50, p99,
+		ns ? "us" : !strcmp(h->unit, "B") ? "bytes" : h->unit);
+}
+
+static void print_table(FILE *f, const struct fb_result *r)
+{
+	fprintf(f, "\n%-30s %-11s %-9s %10s %14s %11s %11s %11s  %s\n", "Probe", "Status",
+		"Method", "Calls", "Total", "Avg", "p50", "p99", "Unit");
 	for (int i = 0; i < r->nprobes; i++) {
 		const struct fb_probe_result *p = &r->probes[i];
 
 		for (int j = 0; j < p->nstats; j++) {
-			const struct fb_hist *h = &p->stats[j].h;
 			char name[64];
-			double div = strcmp(h->unit, "ns") ? 1 : 1000.0;
 
 			snprintf(name, sizeof(name), p->nstats > 1 ? "%s.%s" : "%s", p->name,
 				 p->stats[j].name);
-			char p50[24] = "-", p99[24] = "-";
-
-			if (fb_hist_percentile(h, 100) > 0) {	/* has buckets */
-				snprintf(p50, sizeof(p50), "%.3f", fb_hist_percentile(h, 50) / div);
-				snprintf(p99, sizeof(p99), "%.3f", fb_hist_percentile(h, 99) / div);
-			}
-			printf("%-30s %-11s %-9s %10llu %14.2f %11.3f %11s %11s%s\n", name,
-			       fb_probe_status_name(p->status), p->method, (unsigned long long)h->count,
-			       (double)h->sum / div, fb_hist_mean(h) / div, p50, p99,
-			       div == 1 ? " (bytes)" : "");
+			print_stat(f, name, p, &p->stats[j].h);
 		}
 		if (!p->nstats)
-			printf("%-30s %-11s %-9s\n", p->name, fb_probe_status_name(p->status),
-			       p->method);
+			fprintf(f, "%-30s %-11s %-9s\n", p->name, fb_probe_status_name(p->status),
+				p->method);
 		if (p->status != FB_ATTACHED && p->reason[0])
-			printf("    why: %s\n", p->reason);
+			fprintf(f, "    why: %s\n", p->reason);
 	}
 	for (int i = 0; i < r->nworkloads; i++) {
 		const struct fb_workload_result *w = &r->workloads[i];
 
-		printf("\nworkload %s: %s, %.3f s", w->name, fb_wl_status_name(w->status), (double)w->wall_ns / 1e9);
+		fprintf(f, "\nworkload %s: %s, %.3f s", w->name, fb_wl_status_name(w->status),
+			(double)w->wall_ns / 1e9);
 		for (int j = 0; j < w->ops.n; j++)
-			printf("%s %s=%llu", j ? "," : ";", w->ops.v[j].name,
-			       (unsigned long long)w->ops.v[j].val);
-		printf("\n");
+			fprintf(f, "%s %s=%llu", j ? "," : ";", w->ops.v[j].name,
+				(unsigned long long)w->ops.v[j].val);
+		fprintf(f, "\n");
 	}
+}
+
+/*
+ * A run none of whose function or lock rows attached (a host that refuses
+ * BPF tracing): one line instead of the table, with the first reason and
+ * where to measure instead.
+ */
+static void say_blind(const struct run_opts *o, const struct fb_result *r, int ntiming,
+		      const char *why)
+{
+	char wl[160] = "", first[160];
+	size_t n = 0;
+	int tp = 0;
+
+	for (int i = 0; i < r->nprobes; i++)
+		tp += r->probes[i].status == FB_ATTACHED;
+	for (int i = 0; i < o->nwl && n < sizeof(wl); i++)
+		n += (size_t)snprintf(wl + n, sizeof(wl) - n, " --workload %s", o->wl[i]);
+	fb_fmt(first, sizeof(first), "%s", why ? why : "no reason recorded");
+	first[strcspn(first, ";")] = 0;
+	fprintf(stderr, "foliobench run: none of the %d function and lock rows attached on this "
+		"kernel (%s); %d tracepoint rows measured, results in %s (exit 3); measure in a "
+		"guest: ./foliobench vm --kernel debian:7.3 -- ./foliobench run%s\n", ntiming, first,
+		tp, strcmp(o->out, "-") ? o->out : "stdout", wl);
 }
 
 static const char *default_out(char *buf, size_t len)
@@ -327,25 +376,72 @@ static int adhoc_rows(const struct run_opts *o, struct fb_adhoc *a)
 	return ret;
 }
 
+/*
+ * Attach, run the workloads, collect.  *blind: no function or lock row
+ * attached and the kernel refused them (EPERM, no kprobes): then, unless
+ * -v, nothing is said until the one summary line.
+ * 0, or 1 on a setup failure.
+ */
+static int measure(const struct run_opts *o, struct fb_adhoc *a, struct fb_result *r,
+		   int *ntiming, const char **why, int *blind)
+{
+	struct fb_session *s;
+
+	fb_load_row_modules(o->probes, o->nprobes, o->wl, o->nwl);
+	s = fb_session_open(o->probes, o->nprobes, a->defs, a->n);
+	fb_workload_set_phase_hook(fb_lock_stat_snapshot);
+	if (!s)
+		return 1;
+	/* blind: the kernel refused every function and lock row, not one missing symbol */
+	*blind = !fb_session_timing_rows(s, ntiming, why) && *ntiming && *why;
+	if (!*blind || fb_verbose())
+		fb_info("%d probes attached on %s", fb_session_attached(s), r->host.release);
+	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
+	for (int i = 0; i < o->nwl && !fb_stop; i++) {
+		fb_session_enable(s, 1);	/* the measured phase: the workload's run */
+		run_workload(fb_workload_find(o->wl[i]), &o->params, &r->workloads[r->nworkloads++],
+			     *blind && !fb_verbose());
+		fb_session_enable(s, 0);
+	}
+	fb_session_collect(s, r);
+	/* the reason outlives the session: copy it out of r */
+	for (int i = 0; *why && i < r->nprobes; i++)
+		if (!strcmp(r->probes[i].reason, *why)) {
+			*why = r->probes[i].reason;
+			break;
+		}
+	fb_session_close(s);
+	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
+	return 0;
+}
+
+/*
+ * Exit status: 0; 1 if a workload failed or the results could not be
+ * written; 2 on bad input or without root; 3 if the kernel refused every
+ * function and lock row (nothing timed: the results hold the reasons);
+ * 128 + signal.
+ */
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = {};
-	struct fb_session *s;
 	struct fb_result *r;
 	struct fb_adhoc *a;
+	const char *why = NULL;
 	char outbuf[128];
-	int ret = parse_run(argc, argv, &o);
+	int ntiming = 0, blind = 0, ret = parse_run(argc, argv, &o);
+	FILE *tf;
 
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	if (geteuid() != 0) {
 		fb_err("run: must be run as root (it loads BPF programs): sudo ./foliobench run");
-		return 1;
+		return 2;
 	}
 	if (!o.out)
 		o.out = default_out(outbuf, sizeof(outbuf));
 	if (check_out(o.out))
 		return 2;
+	tf = strcmp(o.out, "-") ? stdout : stderr;	/* -o -: the JSON alone on stdout */
 	a = calloc(1, sizeof(*a));
 	r = a ? calloc(1, sizeof(*r)) : NULL;
 	if (!r || adhoc_rows(&o, a)) {
@@ -357,34 +453,25 @@ int cmd_run(int argc, char **argv)
 	snprintf(r->label, sizeof(r->label), "%s", o.label ? o.label : r->host.arm);
 	record_params(r, &o.params);
 	catch_stop_signals();
-	fb_load_row_modules(o.probes, o.nprobes, o.wl, o.nwl);
-	fb_info("attaching probes on %s", r->host.release);
-	s = fb_session_open(o.probes, o.nprobes, a->defs, a->n);
-	fb_workload_set_phase_hook(fb_lock_stat_snapshot);
-	if (!s) {
+	if (measure(&o, a, r, &ntiming, &why, &blind)) {
 		free(a);
 		free(r);
 		return 1;
 	}
-	fb_info("%d probes attached", fb_session_attached(s));
-	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
-	for (int i = 0; i < o.nwl && !fb_stop; i++) {
-		fb_session_enable(s, 1);	/* the measured phase: the workload's run */
-		run_workload(fb_workload_find(o.wl[i]), &o.params, &r->workloads[r->nworkloads++]);
-		fb_session_enable(s, 0);
-	}
-	fb_session_collect(s, r);
-	fb_session_close(s);
-	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.after");
-	print_table(r);
-	fflush(stdout);	/* the whole table before stderr's lines when both go to one file */
+	if (!blind || fb_verbose())
+		print_table(tf, r);
+	fflush(tf);	/* the whole table before stderr's lines when both go to one file */
 	if (fb_result_save(r, o.out) < 0)
 		ret = 1;
-	else if (strcmp(o.out, "-"))
+	else if (strcmp(o.out, "-") && !blind)
 		fb_info("results written to %s", o.out);
 	for (int i = 0; i < r->nworkloads; i++)
 		if (r->workloads[i].status == FB_WL_FAILED)
 			ret = 1;
+	if (blind && !fb_stop) {
+		say_blind(&o, r, ntiming, why);
+		ret = ret ? ret : 3;
+	}
 	if (fb_stop)
 		ret = 128 + (stop_sig ? stop_sig : SIGINT);
 	free(a);

@@ -62,7 +62,7 @@ struct fb_probe_result {
 	enum fb_probe_status status;
 	char method[32];	/* fentry | fsession | kprobe | fexit+fentry/lock | ... */
 	char symbol[64];	/* what it attached to */
-	char reason[192];	/* why unavailable / notes */
+	char reason[384];	/* why unavailable (every method tried) / notes */
 	int adhoc;		/* from run --func/--lock, not the catalogue */
 	char gate[24];		/* the catalogue's gated statistic for the row, or "" */
 	int nstats;

@@ -10,11 +10,15 @@
 #include "util/cli.h"
 #include "util/util.h"
 
+/* 1 for --help, -h or -?, 2 for --usage, before any "--"; else 0 */
 static int wants_help(int argc, char **argv)
 {
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?"))
 			return 1;
+		if (!strcmp(argv[i], "--usage"))
+			return 2;
+	}
 	return 0;
 }
 
@@ -190,8 +194,12 @@ int fb_argp_parse_shared(const struct argp *a, void *input, const struct argp *s
 	char **av;
 
 	fb_fmt(name, sizeof(name), "foliobench %s", cmd);
-	if (wants_help(argc, argv)) {
+	switch (wants_help(argc, argv)) {
+	case 1:
 		argp_help(&top, stdout, ARGP_HELP_STD_HELP & ~ARGP_HELP_EXIT_OK, name);
+		return 1;
+	case 2:
+		argp_help(&top, stdout, ARGP_HELP_USAGE, name);
 		return 1;
 	}
 	av = calloc((size_t)argc + 1, sizeof(*av));

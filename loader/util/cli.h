@@ -10,7 +10,8 @@ struct argp;
 
 /*
  * Parses argv (argv[0] = the subcommand's name) with a, input as argp's
- * input.  --help/-h before any "--" prints the help from the table.  idx
+ * input.  --help/-h/-? before any "--" prints the help from the table,
+ * --usage the short usage.  idx
  * (may be NULL) gets the index of the first argument argp did not take.
  * Returns 0 to go on, 1 after printing help (exit 0), 2 after an error was
  * printed (exit 2).

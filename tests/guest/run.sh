@@ -75,7 +75,7 @@ bash tests/guest/series-test.sh "$res"
 
 # ---- the lockstat flavour (lockdep + lock_stat) ----
 # Two more kernels, one of them a cold build of a second config (no object
-# is shared with the perf flavour: ~1.3x the perf build, README "Cost").
+# is shared with the perf flavour: ~1.3x the perf build, docs/costs.md).
 # FB_LOCKSTAT: 1 (default) builds them if needed and runs their tests; 0
 # skips them; auto (for a machine slower than ours) runs them when both are cached, or
 # when building them still fits the CI budget: FB_CI_START (epoch s) +
@@ -139,7 +139,7 @@ lockstat_flavour() {
 # builds it if needed and boots it; 0 skips it; auto (a slower machine)
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
-# boot (483 objects recompiled, a third of a cold build; README "Cost").
+# boot (483 objects recompiled, a third of a cold build; docs/costs.md).
 drm_go() {
 	local d cached=0
 	d=$(scripts/kernel-build.sh --print patched drm)

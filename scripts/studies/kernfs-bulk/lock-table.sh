@@ -2,7 +2,7 @@
 # lock-table.sh - the seed's lock table from `foliobench ab` rounds with BPF
 # lock rows: per arm, every round's value (" / " between rounds).
 #
-# Usage: reports/kernfs-bulk/lock-table.sh AB_DIR   (AB_DIR/{baseline,patched}/round-*.json)
+# Usage: scripts/studies/kernfs-bulk/lock-table.sh AB_DIR   (AB_DIR/{baseline,patched}/round-*.json)
 # Percentiles are computed from the rounds' log-linear buckets exactly as
 # foliobench does (fb_hist_percentile: linear inside a bucket, clamped to
 # min/max).  Needs jq.

@@ -3,7 +3,7 @@
 # both arms)") from `foliobench ab` rounds of the VF-shaped sysfs workload,
 # registration only, with the breakdown of the hold.
 #
-# Usage: reports/kernfs-bulk/vf-table.sh AB_DIR   (AB_DIR/{baseline,patched}/round-*.json)
+# Usage: scripts/studies/kernfs-bulk/vf-table.sh AB_DIR   (AB_DIR/{baseline,patched}/round-*.json)
 #
 # Every number is a phase snapshot the workload takes when all devices are
 # registered, before it removes them (the "register_*" ops: lockrows.c

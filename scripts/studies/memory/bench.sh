@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# reports/memory/bench.sh [FB...] - peak RSS and wall time of reading a
+# scripts/studies/memory/bench.sh [FB...] - peak RSS and wall time of reading a
 # bucket-heavy results file, against its size (1, 8, 33, 50 MB, and 50 MB
 # with 60 probes, which must be refused), for each foliobench binary given
 # (default ./foliobench).  Files come from make-round.sh into a temporary
@@ -9,7 +9,7 @@
 # insert) and `compare FILE ROUND` (parse both, the comparison), each with
 # /usr/bin/time -f '%M %e'.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 fbs=("${@:-./foliobench}")
 tmp=$(mktemp -d /tmp/fb-membench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -20,7 +20,7 @@ for spec in 1 8 33 50 50:60; do
 	mb=${spec%%:*}; probes=0
 	[ "$spec" != "$mb" ] && probes=${spec#*:}
 	f=$tmp/round-$mb-$probes.json
-	reports/memory/make-round.sh "$mb" "$f" "$probes"
+	scripts/studies/memory/make-round.sh "$mb" "$f" "$probes"
 	size=$(stat -c %s "$f")
 	for fb in "${fbs[@]}"; do
 		for cmd in "history add" compare; do

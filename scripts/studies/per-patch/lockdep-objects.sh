@@ -7,7 +7,7 @@
 # object per prefix, in a temporary directory removed at the end.  Prints
 # `size -A` sections and `nm -S` of the lockdep arrays per prefix.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")/../../.." && pwd)
 src=$("$here/scripts/kernel-src.sh")
 W=$(mktemp -d /tmp/fb-lockdep-obj.XXXXXX)
 trap 'rm -rf "$W"' EXIT

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# reports/stock-kernels/run.sh [V...] - the attach table of README.md.
-# reports/stock-kernels/run.sh --table  - only table.md, from the JSON files here.
+# scripts/studies/stock-kernels/run.sh [V...] - the attach table of README.md.
+# scripts/studies/stock-kernels/run.sh --table  - only table.md, from the JSON files here.
 #
 # For each Debian stock kernel V (default: 7.3 6.12 6.1), one guest
 # (`foliobench vm --kernel debian:V --clock icount`, one vCPU) runs
@@ -9,7 +9,7 @@
 # JSON files: kernel x row -> status/method (or the reason), calls and mean
 # per call (instruction-paced ns).  Run from the repository, as root.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 here=reports/stock-kernels
 vers=("$@")
 [ ${#vers[@]} -gt 0 ] || vers=(7.3 6.12 6.1)

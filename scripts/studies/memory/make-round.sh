@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# reports/memory/make-round.sh MB OUT [PROBES] - a bucket-heavy results file
+# scripts/studies/memory/make-round.sh MB OUT [PROBES] - a bucket-heavy results file
 # of about MB megabytes for the memory benchmark (reports/memory/README.md)
 # and tests/results-memory.sh.  Not committed: made on demand.
 #
@@ -10,7 +10,7 @@
 # Written compact, as a worst case: the most pairs per byte.
 set -euo pipefail
 mb=${1:?MB}; out=${2:?OUT}; probes=${3:-0}
-src=${FB_REPO:-$(cd "$(dirname "$0")/../.." && pwd)}/reports/gate/data/aa-1/patched/round-1.json
+src=${FB_REPO:-$(cd "$(dirname "$0")/../../.." && pwd)}/reports/gate/data/aa-1/patched/round-1.json
 python3 - "$src" "$out" "$mb" "$probes" <<'PY'
 import copy, json, sys
 src, out, mb, nprobes = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])

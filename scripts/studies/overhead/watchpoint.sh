@@ -10,7 +10,7 @@
 # watched word instead.  Run in an icount guest from the repository root:
 #
 #   ./foliobench vm --smp 1 --clock icount --kernel KERNEL --results OUT \
-#       --timeout 3000 -- bash reports/overhead/watchpoint.sh OUT
+#       --timeout 3000 -- bash scripts/studies/overhead/watchpoint.sh OUT
 #
 # Sets, interleaved, 2 reps: no probe; bpftrace watchpoints on the three
 # lock words with a count-only program (the floor of any watchpoint
