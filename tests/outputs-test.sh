@@ -46,8 +46,11 @@ sigint() {	# LOG CMD...: run CMD under strace, SIGINT it after 1.5 s; its exit c
 	local log=$1 spid cpid
 	shift
 	set -m
-	strace -f -o /dev/null -e trace=write -e inject=write:delay_enter=100000:when=2+ "$@" \
-		>"$log" 2>&1 &
+	# SIGINT back to its default first: a test started where it is ignored
+	# (a background job, nohup) would pass it on ignored to CMD
+	strace -f -o /dev/null -e trace=write -e inject=write:delay_enter=100000:when=2+ \
+		python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL);
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" >"$log" 2>&1 &
 	spid=$!
 	set +m
 	sleep 1.5
