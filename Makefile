@@ -42,8 +42,8 @@ TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(TEST_SRCS))
 SIM_BINS := $(patsubst tests/sim/%.c,$(OUT)/sim/%,$(wildcard tests/sim/*.c))
 
-.PHONY: all clean deps test unit sim kernels fuzz vmlinux-h
-all: foliobench
+.PHONY: all clean deps test unit sim kernels fuzz vmlinux-h plugin
+all: foliobench plugin
 
 foliobench: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
@@ -130,11 +130,27 @@ $(OUT)/host/%: tests/host/%.c $(LIB_OBJS) tests/unit/tap.h | $(OUT)
 $(OUT):
 	$(Q)mkdir -p $(OUT)/loader $(OUT)/tests
 
+# The TCG plugin observer (plugin/, docs/observer.md), loaded by `vm`/`ab
+# --observer plugin`.  qemu's plugin API header is fetched and checksum-pinned
+# into the cache by scripts/qemu-plugin-h.sh (once; nothing vendored).
+FB_CACHE ?= /var/cache/foliobench
+QEMU_PLUGIN_H := $(FB_CACHE)/qemu-plugin/qemu-7.2.0/qemu-plugin.h
+PLUGIN := $(OUT)/plugin/fbobs.so
+plugin: $(PLUGIN)
+$(QEMU_PLUGIN_H):
+	$(call msg,FETCH,$@)
+	$(Q)FB_CACHE=$(FB_CACHE) bash scripts/qemu-plugin-h.sh >/dev/null
+$(PLUGIN): plugin/fbobs.c $(QEMU_PLUGIN_H) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Werror \
+		-Wmissing-prototypes -Wshadow -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -o $@ $<
+
 unit: $(TEST_BINS) $(SIM_BINS)
 
 sim: $(SIM_BINS)
 
-test: foliobench unit $(HOST_BINS)
+test: foliobench $(PLUGIN) unit $(HOST_BINS)
 	$(Q)bash tests/run.sh
 
 kernels: foliobench
