@@ -91,7 +91,7 @@ T_DEPS_test_util := $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_results := $(T_MODEL)
 T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/guest/guest_opts.o \
-		  $(O)/model/clock.o $(O)/util/cli.o $(O)/util/util.o
+		  $(O)/measure/observer.o $(O)/model/clock.o $(O)/util/cli.o $(O)/util/util.o
 T_DEPS_test_shard := $(O)/guest/shard.o $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_stats := $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*/*.c)) \

@@ -11,6 +11,7 @@
  *   on ADDR          the window opens when the guest executes ADDR
  *   off ADDR         ... and closes at ADDR (the marker calls of `run`)
  *   func NAME ADDR   count calls: executions of the instruction at ADDR
+ *   # ...            a comment (the host keeps its notes on the rows there)
  * ADDR in hex, the guest kernel's virtual addresses (System.map, nokaslr).
  *
  * OUT (written at qemu's exit, by rename): "fbobs 1", then
@@ -139,8 +140,8 @@ static int spec_line(const char *path, int ln, const char *line)
 		fprintf(stderr, "fbobs: %s: more than %d entries\n", path, MAX_WATCH);
 		return -1;
 	}
-	if (sscanf(line, "%7s", kind) != 1)
-		return 0;
+	if (line[0] == '#' || sscanf(line, "%7s", kind) != 1)
+		return 0;	/* a comment (the host's notes) or a blank line */
 	if (!strcmp(kind, "func"))
 		n = sscanf(line, "%*s %63s %" SCNx64, name, &addr) == 2;
 	else
