@@ -1,27 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fbobs.c - foliobench's observer as a QEMU TCG plugin (plugin API v1,
- * qemu 7.2): counts calls of guest kernel functions from outside the guest,
- * so that it adds no instruction to what an instruction-paced (-icount)
- * guest measures.
+ * qemu 7.2): counts calls of guest kernel functions and times them in guest
+ * instructions from outside the guest, so that it adds no instruction to
+ * what an instruction-paced (-icount) guest measures.
  *
  *   -plugin fbobs.so,spec=SPEC,out=OUT
  *
  * SPEC (written by the host, loader/measure/obsplugin.c), one line each:
- *   on ADDR          the window opens when the guest executes ADDR
- *   off ADDR         ... and closes at ADDR (the marker calls of `run`)
- *   func NAME ADDR   count calls: executions of the instruction at ADDR
- *   # ...            a comment (the host keeps its notes on the rows there)
- * ADDR in hex, the guest kernel's virtual addresses (System.map, nokaslr).
+ *   on ADDR                  the window opens when the guest executes ADDR
+ *   off ADDR                 ... and closes at ADDR (the marker calls of `run`)
+ *   func NAME ADDR SYM END   a function [ADDR, END): calls and latency
+ *   # ...                    a comment (the host keeps its notes on rows there)
+ * ADDR, END in hex: the guest kernel's virtual addresses (System.map, nokaslr).
  *
- * OUT (written at qemu's exit, by rename): "fbobs 1", then
- *   marks ON OFF               marker executions seen
- *   func NAME WINDOW BOOT      calls inside the windows, calls in the boot
+ * OUT (written at qemu's exit, by rename): "fbobs 2", then
+ *   marks ON OFF                          marker executions seen
+ *   insns N                               guest instructions executed
+ *   func NAME WINDOW BOOT                 calls inside the windows, in the boot
+ *   lat NAME COUNT SUM MIN MAX UNMATCHED  window calls timed to their return
+ *   hist NAME IDX:COUNT ...               their histogram (bpf/fbhist.h buckets)
  *
- * An instruction callback runs in qemu, between guest instructions, and
- * changes no guest state: the guest's instruction count, hence its clock
- * under -icount, is the same with or without it.  One vCPU (icount is
- * single-threaded), so the counters need no atomics.
+ * Time is the guest's instruction count: an inline add of each translation
+ * block's length as it starts, plus the instruction's index inside it.
+ * A call ends at the `ret` that loads its return address: the function's
+ * first register push stores just below that slot (slot = push address +
+ * 8), and every kernel `ret` is watched for a load from an open call's slot.
+ * So a tail call out of the function ends where the frame really ends, and
+ * calls of several tasks (one kernel stack each) are told apart.  A call
+ * whose function pushes nothing before it returns is not timed (UNMATCHED).
+ *
+ * Callbacks run in qemu between guest instructions and change no guest
+ * state: the guest's instruction count, hence its clock under -icount, is
+ * the same with or without them.  One vCPU (icount is single-threaded), so
+ * nothing here needs atomics.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,35 +43,84 @@
 
 #include <qemu-plugin.h>
 
+#include "fbhist.h"
+
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #define MAX_WATCH	64
+#define MAX_OPEN	64
 #define NAME_LEN	64
+#define KERNEL_VA	0xffff800000000000ull
 
 enum kind { W_FUNC, W_ON, W_OFF };
 
 struct watch {
-	uint64_t addr;
+	uint64_t addr, end;
 	enum kind kind;
 	char name[NAME_LEN];
 	uint64_t window, boot;	/* W_FUNC: calls; W_ON/W_OFF: marks */
+	uint64_t count, sum, min, max, unmatched;
+	uint64_t hist[FB_NBUCKETS];
+};
+
+/* A call inside a window, waiting for the ret that loads its return address. */
+struct open_call {
+	int w;
+	uint64_t t0, slot;	/* slot 0: its first push not seen yet */
 };
 
 static struct watch watches[MAX_WATCH];
 static int nwatch;
 static uint64_t lo = UINT64_MAX, hi;
 static int window;
+static uint64_t insns;		/* guest instructions: inline, per TB */
+static struct open_call open_calls[MAX_OPEN];
+static int nopen;
 static char out_path[4096];
 
-static void on_exec(unsigned int vcpu, void *udata)
+/* udata of an instruction: watch index, TB length, index in the TB */
+static void *pack(int w, size_t n, size_t i)
 {
-	struct watch *w = udata;
+	return (void *)(uintptr_t)(((uint64_t)(unsigned int)w << 32) | (uint64_t)n << 16 | i);
+}
+
+static int unpack_w(void *u)
+{
+	return (int)((uintptr_t)u >> 32);
+}
+
+/* instructions executed before this one */
+static uint64_t now(void *u)
+{
+	uint64_t n = ((uintptr_t)u >> 16) & 0xffff, i = (uintptr_t)u & 0xffff;
+
+	return insns - n + i;
+}
+
+static void drop_open(int j)
+{
+	watches[open_calls[j].w].unmatched++;
+	memmove(&open_calls[j], &open_calls[j + 1], sizeof(open_calls[0]) * (size_t)(nopen - j - 1));
+	nopen--;
+}
+
+static void on_entry(unsigned int vcpu, void *udata)
+{
+	struct watch *w = &watches[unpack_w(udata)];
 
 	(void)vcpu;
 	w->boot++;
 	switch (w->kind) {
 	case W_FUNC:
-		w->window += window;
+		if (!window)
+			return;
+		w->window++;
+		/* the last call of any function still without its push never pushed */
+		if (nopen && !open_calls[nopen - 1].slot)
+			drop_open(nopen - 1);
+		if (nopen == MAX_OPEN)
+			drop_open(0);
+		open_calls[nopen++] = (struct open_call){ unpack_w(udata), now(udata), 0 };
 		break;
 	case W_ON:
 		window = 1;
@@ -70,6 +131,39 @@ static void on_exec(unsigned int vcpu, void *udata)
 	}
 }
 
+/* A register push inside a watched function: the open call's return slot. */
+static void on_push(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va, void *udata)
+{
+	(void)vcpu;
+	(void)info;
+	if (nopen && open_calls[nopen - 1].w == unpack_w(udata) && !open_calls[nopen - 1].slot)
+		open_calls[nopen - 1].slot = va + 8;
+}
+
+static void on_ret(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va, void *udata)
+{
+	(void)vcpu;
+	(void)info;
+	for (int j = nopen - 1; j >= 0; j--) {
+		struct watch *w;
+		uint64_t d;
+
+		if (open_calls[j].slot != va)
+			continue;
+		w = &watches[open_calls[j].w];
+		d = now(udata) + 1 - open_calls[j].t0;	/* entry to ret, both counted */
+		w->count++;
+		w->sum += d;
+		w->min = !w->min || d < w->min ? d : w->min;
+		w->max = d > w->max ? d : w->max;
+		w->hist[fb_bucket(d)]++;
+		memmove(&open_calls[j], &open_calls[j + 1],
+			sizeof(open_calls[0]) * (size_t)(nopen - j - 1));
+		nopen--;
+		return;
+	}
+}
+
 static int cmp_addr(const void *a, const void *b)
 {
 	const struct watch *x = a, *y = b;
@@ -77,13 +171,42 @@ static int cmp_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static struct watch *find(uint64_t va)
+/* The watch whose entry is va, or -1; *in: the function whose body holds va, or -1. */
+static int find(uint64_t va, int *in)
 {
-	struct watch key = { .addr = va };
+	int l = 0, h = nwatch - 1, at = -1;
 
+	*in = -1;
 	if (va < lo || va > hi)
-		return NULL;
-	return bsearch(&key, watches, (size_t)nwatch, sizeof(watches[0]), cmp_addr);
+		return -1;
+	while (l <= h) {	/* the last watch with addr <= va */
+		int m = (l + h) / 2;
+
+		if (watches[m].addr <= va) {
+			at = m;
+			l = m + 1;
+		} else {
+			h = m - 1;
+		}
+	}
+	if (at < 0)
+		return -1;
+	if (watches[at].kind == W_FUNC && va < watches[at].end)
+		*in = at;
+	return watches[at].addr == va ? at : -1;
+}
+
+static int is_ret(const uint8_t *b, size_t len)
+{
+	if (len > 1 && (b[0] == 0xf3 || b[0] == 0x2e))	/* rep ret, cs ret */
+		b++, len--;
+	return (len == 1 && b[0] == 0xc3) || (len == 3 && b[0] == 0xc2);
+}
+
+static int is_push(const uint8_t *b, size_t len)
+{
+	return (len == 1 && b[0] >= 0x50 && b[0] <= 0x57) ||
+	       (len == 2 && b[0] == 0x41 && b[1] >= 0x50 && b[1] <= 0x57);
 }
 
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -91,14 +214,38 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	size_t n = qemu_plugin_tb_n_insns(tb);
 
 	(void)id;
+	/* every TB counts (a timed call may sleep while user tasks run) */
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
+	if (qemu_plugin_tb_vaddr(tb) < KERNEL_VA || n > 0xffff)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		struct watch *w = find(qemu_plugin_insn_vaddr(insn));
+		const uint8_t *b = qemu_plugin_insn_data(insn);
+		size_t len = qemu_plugin_insn_size(insn);
+		int in, w = find(qemu_plugin_insn_vaddr(insn), &in);
 
-		if (w)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_exec,
-							       QEMU_PLUGIN_CB_NO_REGS, w);
+		if (w >= 0)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
+							       QEMU_PLUGIN_CB_NO_REGS, pack(w, n, i));
+		if (in >= 0 && is_push(b, len))
+			qemu_plugin_register_vcpu_mem_cb(insn, on_push, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_W, pack(in, n, i));
+		if (is_ret(b, len))
+			qemu_plugin_register_vcpu_mem_cb(insn, on_ret, QEMU_PLUGIN_CB_NO_REGS,
+							 QEMU_PLUGIN_MEM_R, pack(0, n, i));
 	}
+}
+
+static void write_func(FILE *f, const struct watch *w)
+{
+	fprintf(f, "func %s %" PRIu64 " %" PRIu64 "\n", w->name, w->window, w->boot);
+	fprintf(f, "lat %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		w->name, w->count, w->sum, w->min, w->max, w->unmatched);
+	fprintf(f, "hist %s", w->name);
+	for (unsigned int b = 0; b < FB_NBUCKETS; b++)
+		if (w->hist[b])
+			fprintf(f, " %u:%" PRIu64, b, w->hist[b]);
+	fputc('\n', f);
 }
 
 static void on_exit_write(qemu_plugin_id_t id, void *p)
@@ -119,11 +266,12 @@ static void on_exit_write(qemu_plugin_id_t id, void *p)
 		on += watches[i].kind == W_ON ? watches[i].boot : 0;
 		off += watches[i].kind == W_OFF ? watches[i].boot : 0;
 	}
-	fprintf(f, "fbobs 1\nmarks %" PRIu64 " %" PRIu64 "\n", on, off);
+	for (int j = 0; j < nopen; j++)	/* still open at the end */
+		watches[open_calls[j].w].unmatched++;
+	fprintf(f, "fbobs 2\nmarks %" PRIu64 " %" PRIu64 "\ninsns %" PRIu64 "\n", on, off, insns);
 	for (int i = 0; i < nwatch; i++)
 		if (watches[i].kind == W_FUNC)
-			fprintf(f, "func %s %" PRIu64 " %" PRIu64 "\n", watches[i].name,
-				watches[i].window, watches[i].boot);
+			write_func(f, &watches[i]);
 	if (fclose(f) || rename(tmp, out_path))
 		fprintf(stderr, "fbobs: %s: %s\n", out_path, strerror(errno));
 }
@@ -133,27 +281,29 @@ static int spec_line(const char *path, int ln, const char *line)
 {
 	struct watch *w = &watches[nwatch];
 	char kind[8], name[NAME_LEN] = "";
-	uint64_t addr;
-	int n;
+	uint64_t addr = 0, end = 0;
+	int ok;
 
+	if (line[0] == '#' || sscanf(line, "%7s", kind) != 1)
+		return 0;	/* a comment (the host's notes) or a blank line */
 	if (nwatch == MAX_WATCH) {
 		fprintf(stderr, "fbobs: %s: more than %d entries\n", path, MAX_WATCH);
 		return -1;
 	}
-	if (line[0] == '#' || sscanf(line, "%7s", kind) != 1)
-		return 0;	/* a comment (the host's notes) or a blank line */
 	if (!strcmp(kind, "func"))
-		n = sscanf(line, "%*s %63s %" SCNx64, name, &addr) == 2;
+		ok = sscanf(line, "%*s %63s %" SCNx64 " %*s %" SCNx64, name, &addr, &end) == 3 &&
+		     end > addr;
 	else
-		n = sscanf(line, "%*s %" SCNx64, &addr) == 1 &&
-		    (!strcmp(kind, "on") || !strcmp(kind, "off"));
-	if (!n || !addr) {
-		fprintf(stderr, "fbobs: %s:%d: not 'on ADDR', 'off ADDR' or 'func NAME ADDR'\n",
-			path, ln);
+		ok = sscanf(line, "%*s %" SCNx64, &addr) == 1 &&
+		     (!strcmp(kind, "on") || !strcmp(kind, "off"));
+	if (!ok || addr < KERNEL_VA) {
+		fprintf(stderr, "fbobs: %s:%d: not 'on ADDR', 'off ADDR' or 'func NAME ADDR SYM "
+			"END' (kernel addresses)\n", path, ln);
 		return -1;
 	}
 	w->kind = !strcmp(kind, "func") ? W_FUNC : !strcmp(kind, "on") ? W_ON : W_OFF;
 	w->addr = addr;
+	w->end = end;
 	snprintf(w->name, sizeof(w->name), "%s", w->kind == W_FUNC ? name : kind);
 	nwatch++;
 	return 0;
@@ -176,13 +326,15 @@ static int read_spec(const char *path)
 		return -1;
 	qsort(watches, (size_t)nwatch, sizeof(watches[0]), cmp_addr);
 	for (int i = 0; i < nwatch; i++) {
-		if (i && watches[i].addr == watches[i - 1].addr) {
-			fprintf(stderr, "fbobs: %s: %s and %s share address 0x%" PRIx64 "\n", path,
+		if (i && watches[i].addr < watches[i - 1].end) {
+			fprintf(stderr, "fbobs: %s: %s and %s overlap at 0x%" PRIx64 "\n", path,
 				watches[i - 1].name, watches[i].name, watches[i].addr);
 			return -1;
 		}
+		if (!watches[i].end)
+			watches[i].end = watches[i].addr + 1;
 		lo = watches[i].addr < lo ? watches[i].addr : lo;
-		hi = watches[i].addr > hi ? watches[i].addr : hi;
+		hi = watches[i].end > hi ? watches[i].end : hi;
 	}
 	return 0;
 }
@@ -192,7 +344,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 {
 	const char *spec = NULL;
 
-	if (info->system_emulation == false) {
+	if (!info->system_emulation) {
 		fprintf(stderr, "fbobs: system emulation only\n");
 		return -1;
 	}

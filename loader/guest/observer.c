@@ -94,7 +94,8 @@ int fb_vm_obs_finish(const struct fb_vm_opts *o, struct fb_vm_obs *ob, const cha
 	keep_counts(ob, log, o->quiet);
 	if (ret || !o->observer_into)
 		return ret;
-	if (fb_obsplugin_merge(ob->spec, ob->out_path, o->observer_into, why, sizeof(why)) < 0) {
+	if (fb_obsplugin_merge(ob->spec, ob->out_path, o->observer_into, o->icount_shift, why,
+			       sizeof(why)) < 0) {
 		fb_err("vm: plugin observer: %s", why);
 		return FB_VM_NOSTART;
 	}

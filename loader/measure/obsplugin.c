@@ -29,6 +29,7 @@
 #include "model/fb.h"
 
 #define SPEC_MAX	8192
+#define OUT_MAX		(1 << 20)	/* the plugin's counts and histograms */
 #define MAX_ADDR	64
 
 /* The names and System.map addresses a spec uses, checked against vmlinux. */
@@ -181,14 +182,15 @@ static void spec_row(char *spec, size_t len, const struct fb_probe_def *d,
 {
 	int nsyms = d->filter_from ? d->filter_from : FB_MAX_CAND;
 	size_t at = strlen(spec);
-	uint64_t addr;
+	uint64_t addr, end;
 
 	for (int i = 0; i < nsyms && d->syms[i]; i++) {
-		if (fb_ksym_lookup(ks, d->syms[i], &addr, NULL) < 0 || u->n == MAX_ADDR)
+		if (fb_ksym_lookup(ks, d->syms[i], &addr, &end) < 0 || u->n == MAX_ADDR)
 			continue;
 		u->name[u->n] = d->syms[i];
 		u->addr[u->n++] = addr;
-		fb_fmt(spec + at, len - at, "func %s %" PRIx64 " %s\n", d->name, addr, d->syms[i]);
+		fb_fmt(spec + at, len - at, "func %s %" PRIx64 " %s %" PRIx64 "\n", d->name, addr,
+		       d->syms[i], end);
 		return;
 	}
 	if (d->filter_from && d->syms[d->filter_from])
@@ -249,23 +251,45 @@ bad:
 
 /* ---- after the boot: the counts as rows ---- */
 
-/* The plugin's "func NAME WINDOW BOOT" for name; 0, or -1 if absent. */
-static int out_counts(const char *out, const char *name, uint64_t *win, uint64_t *boot)
+/* The rest of the plugin's line "KEY NAME ..." (after NAME), or NULL. */
+static const char *out_line(const char *out, const char *key, const char *name)
 {
-	const char *p = out;
-	char nm[64];
-	unsigned long long w, b;
+	size_t kl = strlen(key), nl = strlen(name);
 
-	while (p && *p) {
-		if (sscanf(p, "func %63s %llu %llu", nm, &w, &b) == 3 && !strcmp(nm, name)) {
-			*win = w;
-			*boot = b;
-			return 0;
-		}
-		p = strchr(p, '\n');
-		p = p ? p + 1 : NULL;
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, kl) && p[kl] == ' ' && !strncmp(p + kl + 1, name, nl) &&
+		    (p[kl + 1 + nl] == ' ' || p[kl + 1 + nl] == '\n'))
+			return p + kl + 1 + nl;
+	return NULL;
+}
+
+/*
+ * The latency of the calls timed to their return, in ns: 2^shift per guest
+ * instruction (-icount shift=N).  0, or -1 if the plugin's lines are bad.
+ */
+static int out_latency(const char *out, const char *name, int shift, struct fb_hist *h,
+		       uint64_t *unmatched)
+{
+	const char *l = out_line(out, "lat", name), *b = out_line(out, "hist", name);
+	unsigned long long c, sum, mn, mx, um, idx, n;
+	int used;
+
+	if (!l || !b || sscanf(l, "%llu %llu %llu %llu %llu", &c, &sum, &mn, &mx, &um) != 5)
+		return -1;
+	h->count = c;
+	h->sum = sum << shift;
+	h->min = mn << shift;
+	h->max = mx << shift;
+	*unmatched = um;
+	while (sscanf(b, " %llu:%llu%n", &idx, &n, &used) == 2 && idx < FB_NBUCKETS) {
+		/* a bucket of v is the bucket of v << shift only for shift 0 */
+		if (shift)
+			h->buckets[fb_bucket(fb_bucket_lo((unsigned int)idx) << shift)] += n;
+		else
+			h->buckets[idx] += n;
+		b += used;
 	}
-	return -1;
+	return 0;
 }
 
 static struct fb_probe_result *new_row(struct fb_result *r, const char *name, char *why,
@@ -289,15 +313,18 @@ static struct fb_probe_result *new_row(struct fb_result *r, const char *name, ch
 }
 
 /* One spec line ("func ..." or "# unavailable ...") as a row of r. */
-static int merge_line(struct fb_result *r, const char *line, const char *out, char *why,
-		      size_t wlen)
+static int merge_line(struct fb_result *r, const char *line, const char *out, int shift,
+		      char *why, size_t wlen)
 {
 	char name[64], sym[64], note[192];
 	struct fb_probe_result *p;
-	uint64_t win = 0, boot = 0, addr;
+	unsigned long long win = 0, boot = 0;
+	uint64_t addr, unmatched = 0;
+	const char *f;
 
 	if (sscanf(line, "func %63s %" SCNx64 " %63s", name, &addr, sym) == 3) {
-		if (out_counts(out, name, &win, &boot) < 0) {
+		f = out_line(out, "func", name);
+		if (!f || sscanf(f, "%llu %llu", &win, &boot) != 2) {
 			fb_fmt(why, wlen, "the plugin's counts lack %s", name);
 			return -1;
 		}
@@ -305,12 +332,20 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, ch
 			return -1;
 		p->status = FB_ATTACHED;
 		fb_fmt(p->symbol, sizeof(p->symbol), "%s", sym);
-		fb_fmt(p->reason, sizeof(p->reason), "calls: entries of %s at 0x%" PRIx64
-		       " in the measured windows (%" PRIu64 " in the whole boot)", sym, addr, boot);
-		p->nstats = 1;
-		fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "calls");
-		fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "calls");
-		p->stats[0].h.count = win;
+		p->nstats = 2;
+		fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "latency");
+		fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "ns");
+		fb_fmt(p->stats[1].name, sizeof(p->stats[1].name), "calls");
+		fb_fmt(p->stats[1].h.unit, sizeof(p->stats[1].h.unit), "calls");
+		p->stats[1].h.count = win;
+		if (out_latency(out, name, shift, &p->stats[0].h, &unmatched) < 0) {
+			fb_fmt(why, wlen, "the plugin's latency of %s is unreadable", name);
+			return -1;
+		}
+		fb_fmt(p->reason, sizeof(p->reason), "entries of %s at 0x%" PRIx64 " in the "
+		       "windows (%llu in the boot), timed in guest instructions to the ret "
+		       "loading their return address; %" PRIu64 " not timed", sym, addr, boot,
+		       unmatched);
 		return 0;
 	}
 	if (sscanf(line, "# unavailable %63s %191[^\n]", name, note) == 2) {
@@ -323,32 +358,35 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, ch
 	return 0;
 }
 
-int fb_obsplugin_merge(const char *spec, const char *out_path, const char *results, char *why,
-		       size_t wlen)
+int fb_obsplugin_merge(const char *spec, const char *out_path, const char *results, int shift,
+		       char *why, size_t wlen)
 {
-	char out[SPEC_MAX], err[256];
+	char *out = malloc(OUT_MAX), err[256];
 	unsigned long long on = 0, off = 0;
 	struct fb_result *r;
 	const char *p, *m;
 	int ret = 0;
 
-	if (fb_read_file(out_path, out, sizeof(out)) <= 0 || strncmp(out, "fbobs 1\n", 8)) {
+	if (!out || fb_read_file(out_path, out, OUT_MAX) <= 0 || strncmp(out, "fbobs 2\n", 8)) {
 		fb_fmt(why, wlen, "the plugin wrote no counts (%s)", out_path);
+		free(out);
 		return -1;
 	}
 	m = strstr(out, "\nmarks ");
 	if (!m || sscanf(m, "\nmarks %llu %llu", &on, &off) != 2 || !on || on != off) {
 		fb_fmt(why, wlen, "the plugin saw %llu window openings and %llu closings: the "
 		       "guest command was not `foliobench run`, or it ran no workload", on, off);
+		free(out);
 		return -1;
 	}
 	r = fb_result_load(results, err, sizeof(err));
 	if (!r) {
 		fb_fmt(why, wlen, "%s", err);
+		free(out);
 		return -1;
 	}
 	for (p = spec; p && *p && !ret; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		ret = merge_line(r, p, out, why, wlen);
+		ret = merge_line(r, p, out, shift, why, wlen);
 	if (!ret) {
 		fb_extra_set(r, "plugin.marks_on", (double)on);
 		fb_extra_set(r, "plugin.marks_off", (double)off);
@@ -357,5 +395,6 @@ int fb_obsplugin_merge(const char *spec, const char *out_path, const char *resul
 			fb_fmt(why, wlen, "cannot rewrite %s", results);
 	}
 	free(r);
+	free(out);
 	return ret;
 }

@@ -25,9 +25,11 @@ char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *p
  * After the boot: the plugin's counts (out) as rows of the results file
  * `results` (rewritten): one row per spec row, named as the catalogue's, or
  * NAME@plugin where the file already has a row of that name (--observer
- * both), and extra plugin.marks_on/off.  0, or -1 with one line in why.
+ * both), stats latency (ns: 2^shift per guest instruction, -icount
+ * shift=N) and calls, and extra plugin.marks_on/off.  0, or -1 with one
+ * line in why.
  */
-int fb_obsplugin_merge(const char *spec, const char *out, const char *results, char *why,
-		       size_t wlen);
+int fb_obsplugin_merge(const char *spec, const char *out, const char *results, int shift,
+		       char *why, size_t wlen);
 
 #endif /* FB_OBSPLUGIN_H */
