@@ -23,12 +23,16 @@
  *
  * Time is the guest's instruction count: an inline add of each translation
  * block's length as it starts, plus the instruction's index inside it.
- * A call ends at the `ret` that loads its return address: the function's
- * first register push stores just below that slot (slot = push address +
- * 8), and every kernel `ret` is watched for a load from an open call's slot.
- * So a tail call out of the function ends where the frame really ends, and
- * calls of several tasks (one kernel stack each) are told apart.  A call
- * whose function pushes nothing before it returns is not timed (UNMATCHED).
+ * A call ends at a `ret` inside the function's own body [ADDR, END): it
+ * closes the latest open call of that function (nested calls close in
+ * order).  A call that leaves by a tail call never executes its own ret
+ * and is not timed (UNMATCHED); nor is one still open at the end.
+ *
+ * Not a memory callback on the ret's load of the return-address slot,
+ * which would also end tail calls and tell tasks apart: qemu 7.2 keeps an
+ * instruction's memory callbacks armed past the end of its translation
+ * block (a ret always ends one), so they fire on later loads of other
+ * instructions, and the ret's own load was not seen (fixed in later qemu).
  *
  * Callbacks run in qemu between guest instructions and change no guest
  * state: the guest's instruction count, hence its clock under -icount, is
@@ -63,10 +67,10 @@ struct watch {
 	uint64_t hist[FB_NBUCKETS];
 };
 
-/* A call inside a window, waiting for the ret that loads its return address. */
+/* A call inside a window, waiting for a ret of its function. */
 struct open_call {
 	int w;
-	uint64_t t0, slot;	/* slot 0: its first push not seen yet */
+	uint64_t t0;
 };
 
 static struct watch watches[MAX_WATCH];
@@ -115,12 +119,9 @@ static void on_entry(unsigned int vcpu, void *udata)
 		if (!window)
 			return;
 		w->window++;
-		/* the last call of any function still without its push never pushed */
-		if (nopen && !open_calls[nopen - 1].slot)
-			drop_open(nopen - 1);
 		if (nopen == MAX_OPEN)
 			drop_open(0);
-		open_calls[nopen++] = (struct open_call){ unpack_w(udata), now(udata), 0 };
+		open_calls[nopen++] = (struct open_call){ unpack_w(udata), now(udata) };
 		break;
 	case W_ON:
 		window = 1;
@@ -131,24 +132,15 @@ static void on_entry(unsigned int vcpu, void *udata)
 	}
 }
 
-/* A register push inside a watched function: the open call's return slot. */
-static void on_push(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va, void *udata)
+/* A ret in the body of watches[w]: its latest open call ends. */
+static void on_ret(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
-	(void)info;
-	if (nopen && open_calls[nopen - 1].w == unpack_w(udata) && !open_calls[nopen - 1].slot)
-		open_calls[nopen - 1].slot = va + 8;
-}
-
-static void on_ret(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va, void *udata)
-{
-	(void)vcpu;
-	(void)info;
 	for (int j = nopen - 1; j >= 0; j--) {
 		struct watch *w;
 		uint64_t d;
 
-		if (open_calls[j].slot != va)
+		if (open_calls[j].w != unpack_w(udata))
 			continue;
 		w = &watches[open_calls[j].w];
 		d = now(udata) + 1 - open_calls[j].t0;	/* entry to ret, both counted */
@@ -203,12 +195,6 @@ static int is_ret(const uint8_t *b, size_t len)
 	return (len == 1 && b[0] == 0xc3) || (len == 3 && b[0] == 0xc2);
 }
 
-static int is_push(const uint8_t *b, size_t len)
-{
-	return (len == 1 && b[0] >= 0x50 && b[0] <= 0x57) ||
-	       (len == 2 && b[0] == 0x41 && b[1] >= 0x50 && b[1] <= 0x57);
-}
-
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -227,12 +213,9 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (w >= 0)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
 							       QEMU_PLUGIN_CB_NO_REGS, pack(w, n, i));
-		if (in >= 0 && is_push(b, len))
-			qemu_plugin_register_vcpu_mem_cb(insn, on_push, QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_W, pack(in, n, i));
-		if (is_ret(b, len))
-			qemu_plugin_register_vcpu_mem_cb(insn, on_ret, QEMU_PLUGIN_CB_NO_REGS,
-							 QEMU_PLUGIN_MEM_R, pack(0, n, i));
+		if (in >= 0 && is_ret(b, len))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_ret, QEMU_PLUGIN_CB_NO_REGS,
+							       pack(in, n, i));
 	}
 }
 

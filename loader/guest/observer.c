@@ -15,6 +15,35 @@
 #include "measure/obsplugin.h"
 #include "util/util.h"
 
+/* path := s, created (fb_write_file writes existing files only) */
+static int put_file(const char *path, const char *s)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(s, f);
+	return fclose(f) ? -1 : 0;
+}
+
+/* 1 if the .config beside bz says CONFIG_RANDOMIZE_BASE=y */
+static int kaslr_config(const char *bz)
+{
+	char path[4096 + 16], line[256];
+	const char *slash = strrchr(bz, '/');
+	FILE *f;
+	int y = 0;
+
+	fb_fmt(path, sizeof(path), "%.*s/.config", slash ? (int)(slash - bz) : 1,
+	       slash ? bz : ".");
+	f = fopen(path, "r");
+	while (f && !y && fgets(line, sizeof(line), f))
+		y = !strcmp(line, "CONFIG_RANDOMIZE_BASE=y\n");
+	if (f)
+		fclose(f);
+	return y;
+}
+
 int fb_vm_obs_check(const struct fb_vm_opts *o, const char *bz, struct fb_vm_obs *ob)
 {
 	const char *env = getenv("FB_PLUGIN");
@@ -44,6 +73,7 @@ int fb_vm_obs_check(const struct fb_vm_opts *o, const char *bz, struct fb_vm_obs
 		fb_err("vm: %s", why);
 		return 2;
 	}
+	ob->nokaslr = kaslr_config(bz);
 	return 0;
 }
 
@@ -53,7 +83,7 @@ int fb_vm_obs_setup(struct fb_vm_obs *ob, const char *dir)
 		return 0;
 	fb_fmt(ob->spec_path, sizeof(ob->spec_path), "%s/plugin.spec", dir);
 	fb_fmt(ob->out_path, sizeof(ob->out_path), "%s/plugin.out", dir);
-	if (fb_write_file(ob->spec_path, ob->spec) < 0) {
+	if (put_file(ob->spec_path, ob->spec) < 0) {
 		fb_err("vm: cannot write %s: %s", ob->spec_path, strerror(errno));
 		return -1;
 	}
@@ -62,27 +92,25 @@ int fb_vm_obs_setup(struct fb_vm_obs *ob, const char *dir)
 	return 0;
 }
 
-const char *fb_vm_obs_cmdline(const struct fb_vm_opts *o)
+const char *fb_vm_obs_cmdline(const struct fb_vm_opts *o, const struct fb_vm_obs *ob)
 {
-	switch (o->observer) {
-	case FB_OBS_PLUGIN:
-		return "nokaslr foliobench.observer=plugin";
-	case FB_OBS_BOTH:
-		return "nokaslr foliobench.observer=both";
-	default:
+	if (!ob || o->observer == FB_OBS_BPF)
 		return "";
-	}
+	if (o->observer == FB_OBS_PLUGIN)
+		return ob->nokaslr ? "nokaslr foliobench.observer=plugin" : "foliobench.observer=plugin";
+	return ob->nokaslr ? "nokaslr foliobench.observer=both" : "foliobench.observer=both";
 }
 
 /* The plugin's raw counts beside the console log, for a look by hand. */
 static void keep_counts(const struct fb_vm_obs *ob, const char *log, int quiet)
 {
-	char dst[4096 + 16], buf[8192];
+	char dst[4096 + 16], *buf = malloc(1 << 20);
 
 	fb_fmt(dst, sizeof(dst), "%s.plugin", log);
-	if (fb_read_file(ob->out_path, buf, sizeof(buf)) > 0 && fb_write_file(dst, buf) == 0 &&
+	if (buf && fb_read_file(ob->out_path, buf, 1 << 20) > 0 && put_file(dst, buf) == 0 &&
 	    !quiet)
 		fb_info("vm: the plugin's counts: %s", dst);
+	free(buf);
 }
 
 int fb_vm_obs_finish(const struct fb_vm_opts *o, struct fb_vm_obs *ob, const char *log, int ret)

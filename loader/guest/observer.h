@@ -16,6 +16,7 @@ struct fb_vm_obs {
 	char so[4096];		/* the plugin: build/plugin/fbobs.so, or $FB_PLUGIN */
 	char arg[8192];		/* SO,spec=DIR/plugin.spec,out=DIR/plugin.out */
 	char spec_path[4096], out_path[4096];
+	int nokaslr;		/* the kernel's .config has RANDOMIZE_BASE=y */
 };
 
 /*
@@ -26,8 +27,11 @@ struct fb_vm_obs {
 int fb_vm_obs_check(const struct fb_vm_opts *o, const char *bz, struct fb_vm_obs *ob);
 /* The spec written into the boot's private directory dir, ob->arg filled: 0 or -1. */
 int fb_vm_obs_setup(struct fb_vm_obs *ob, const char *dir);
-/* The kernel command line's part for the observer ("" for bpf). */
-const char *fb_vm_obs_cmdline(const struct fb_vm_opts *o);
+/*
+ * The kernel command line's part for the observer ("" for bpf; nokaslr only
+ * where the kernel knows it: else it would be an argument of init).
+ */
+const char *fb_vm_obs_cmdline(const struct fb_vm_opts *o, const struct fb_vm_obs *ob);
 /*
  * After the guest: the counts merged into o->observer_into when the command
  * succeeded (ret 0), else kept as <log>.plugin.  Returns ret, or 126 after

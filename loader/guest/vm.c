@@ -245,7 +245,7 @@ static int vm_argv(struct vm_boot *b)
 		.plugin = b->ob && b->ob->arg[0] ? b->ob->arg : NULL,
 	};
 
-	fb_fmt(app, sizeof(app), "%s %s", o->append ? o->append : "", fb_vm_obs_cmdline(o));
+	fb_fmt(app, sizeof(app), "%s %s", o->append ? o->append : "", fb_vm_obs_cmdline(o, b->ob));
 	if (fb_vm_cmdline(b->cmdline, sizeof(b->cmdline), o->clock, o->icount_shift,
 			  app, b->init, why, sizeof(why)) < 0 ||
 	    fb_qemu_argv(&b->qa, &q, why, sizeof(why)) < 0) {
