@@ -343,8 +343,8 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, in
 			return -1;
 		}
 		fb_fmt(p->reason, sizeof(p->reason), "entries of %s at 0x%" PRIx64 " in the "
-		       "windows (%llu in the boot), timed in guest instructions to the ret "
-		       "loading their return address; %" PRIu64 " not timed", sym, addr, boot,
+		       "windows (%llu in the boot), timed in guest instructions to a ret in its "
+		       "body; %" PRIu64 " not timed (left by a tail call)", sym, addr, boot,
 		       unmatched);
 		return 0;
 	}
