@@ -11,6 +11,8 @@
  *   on ADDR                  the window opens when the guest executes ADDR
  *   off ADDR                 ... and closes at ADDR (the marker calls of `run`)
  *   func NAME ADDR SYM END   a function [ADDR, END): calls and latency
+ *   lockfn SYM ADDR END      a lock function: its atomic instructions' lock words
+ *   lockinst ADDR            a lock word always written out (else the busiest)
  *   # ...                    a comment (the host keeps its notes on rows there)
  * ADDR, END in hex: the guest kernel's virtual addresses (System.map, nokaslr).
  *
@@ -20,6 +22,11 @@
  *   func NAME WINDOW BOOT                 calls inside the windows, in the boot
  *   lat NAME COUNT SUM MIN MAX UNMATCHED  window calls timed to their return
  *   hist NAME IDX:COUNT ...               their histogram (bpf/fbhist.h buckets)
+ *   lockaddr SYM ADDR COUNT               lock-prefixed accesses to lock word ADDR
+ *                                         by SYM's body in the windows (one per call):
+ *                                         the lockinst words, then the busiest 512
+ *   locktop LEFT MIN                      words left out, each counted <= MIN times
+ *   lockfull N                            accesses not counted (table full)
  *
  * Time is the guest's instruction count: an inline add of each translation
  * block's length as it starts, plus the instruction's index inside it.
@@ -56,7 +63,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 #define NAME_LEN	64
 #define KERNEL_VA	0xffff800000000000ull
 
-enum kind { W_FUNC, W_ON, W_OFF };
+enum kind { W_FUNC, W_ON, W_OFF, W_LOCKFN };
 
 struct watch {
 	uint64_t addr, end;
@@ -81,6 +88,26 @@ static uint64_t insns;		/* guest instructions: inline, per TB */
 static struct open_call open_calls[MAX_OPEN];
 static int nopen;
 static char out_path[4096];
+
+/*
+ * Lock words: (function, address) -> accesses by the function's
+ * lock-prefixed instructions inside the windows.  qemu 7.2 leaves an
+ * instruction's memory callbacks armed past its translation block, so they
+ * also fire for later accesses of other instructions: the instruction's
+ * exec callback arms, the memory callback counts once and disarms.
+ */
+#define LOCK_SLOTS	(1 << 17)
+#define LOCK_PROBES	256	/* then the word is not counted (lockfull) */
+#define LOCK_TOP	512	/* lock words written besides the spec's lockinst ones */
+#define MAX_INST	16
+struct lock_word {
+	uint64_t addr, count;
+	int w;
+};
+static struct lock_word lock_words[LOCK_SLOTS];
+static int lock_armed = -1, lock_full;
+static uint64_t lock_inst[MAX_INST];	/* always written */
+static int ninst;
 
 /* udata of an instruction: watch index, TB length, index in the TB */
 static void *pack(int w, size_t n, size_t i)
@@ -129,6 +156,8 @@ static void on_entry(unsigned int vcpu, void *udata)
 	case W_OFF:
 		window = 0;
 		break;
+	case W_LOCKFN:
+		break;
 	}
 }
 
@@ -154,6 +183,38 @@ static void on_ret(unsigned int vcpu, void *udata)
 		nopen--;
 		return;
 	}
+}
+
+static void on_lock_arm(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	lock_armed = window ? unpack_w(udata) : -1;
+}
+
+static void on_lock_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va,
+			   void *udata)
+{
+	int w = unpack_w(udata);
+	uint64_t h;
+
+	(void)vcpu;
+	(void)info;
+	if (lock_armed != w)
+		return;
+	lock_armed = -1;
+	h = (va ^ (va >> 12) ^ (uint64_t)w) * 0x9e3779b97f4a7c15ull;
+	for (unsigned int k = 0; k < LOCK_PROBES; k++) {
+		struct lock_word *l = &lock_words[(h + k) % LOCK_SLOTS];
+
+		if (!l->count) {
+			*l = (struct lock_word){ va, 0, w };
+		} else if (l->addr != va || l->w != w) {
+			continue;
+		}
+		l->count++;
+		return;
+	}
+	lock_full++;
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -183,7 +244,7 @@ static int find(uint64_t va, int *in)
 	}
 	if (at < 0)
 		return -1;
-	if (watches[at].kind == W_FUNC && va < watches[at].end)
+	if ((watches[at].kind == W_FUNC || watches[at].kind == W_LOCKFN) && va < watches[at].end)
 		*in = at;
 	return watches[at].addr == va ? at : -1;
 }
@@ -210,9 +271,20 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t len = qemu_plugin_insn_size(insn);
 		int in, w = find(qemu_plugin_insn_vaddr(insn), &in);
 
-		if (w >= 0)
+		if (w >= 0 && watches[w].kind != W_LOCKFN)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
 							       QEMU_PLUGIN_CB_NO_REGS, pack(w, n, i));
+		if (in >= 0 && watches[in].kind == W_LOCKFN) {
+			if (len > 1 && b[0] == 0xf0) {	/* lock prefix */
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_lock_arm,
+								       QEMU_PLUGIN_CB_NO_REGS,
+								       pack(in, n, i));
+				qemu_plugin_register_vcpu_mem_cb(insn, on_lock_access,
+								 QEMU_PLUGIN_CB_NO_REGS,
+								 QEMU_PLUGIN_MEM_RW, pack(in, n, i));
+			}
+			continue;
+		}
 		if (in >= 0 && is_ret(b, len))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_ret, QEMU_PLUGIN_CB_NO_REGS,
 							       pack(in, n, i));
@@ -229,6 +301,48 @@ static void write_func(FILE *f, const struct watch *w)
 		if (w->hist[b])
 			fprintf(f, " %u:%" PRIu64, b, w->hist[b]);
 	fputc('\n', f);
+}
+
+static int cmp_count_desc(const void *a, const void *b)
+{
+	const struct lock_word *x = *(struct lock_word *const *)a;
+	const struct lock_word *y = *(struct lock_word *const *)b;
+
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+/*
+ * The spec's instances, then the LOCK_TOP busiest other words; "locktop N
+ * MIN": N words left out, none counted more than MIN (0 0: none left out).
+ */
+static void write_locks(FILE *f)
+{
+	struct lock_word **v = calloc(LOCK_SLOTS, sizeof(*v));
+	int n = 0, shown = 0;
+	uint64_t min = 0;
+
+	for (int k = 0; v && k < LOCK_SLOTS; k++) {
+		int keep = 0;
+
+		if (!lock_words[k].count)
+			continue;
+		for (int j = 0; j < ninst; j++)
+			keep |= lock_words[k].addr == lock_inst[j];
+		if (keep)
+			fprintf(f, "lockaddr %s %" PRIx64 " %" PRIu64 "\n",
+				watches[lock_words[k].w].name, lock_words[k].addr, lock_words[k].count);
+		else
+			v[n++] = &lock_words[k];
+	}
+	if (v)
+		qsort(v, (size_t)n, sizeof(*v), cmp_count_desc);
+	for (; shown < n && shown < LOCK_TOP; shown++)
+		fprintf(f, "lockaddr %s %" PRIx64 " %" PRIu64 "\n", watches[v[shown]->w].name,
+			v[shown]->addr, v[shown]->count);
+	if (shown < n)
+		min = v[shown]->count;
+	fprintf(f, "locktop %d %" PRIu64 "\nlockfull %d\n", n - shown, min, lock_full);
+	free(v);
 }
 
 static void on_exit_write(qemu_plugin_id_t id, void *p)
@@ -255,6 +369,7 @@ static void on_exit_write(qemu_plugin_id_t id, void *p)
 	for (int i = 0; i < nwatch; i++)
 		if (watches[i].kind == W_FUNC)
 			write_func(f, &watches[i]);
+	write_locks(f);
 	if (fclose(f) || rename(tmp, out_path))
 		fprintf(stderr, "fbobs: %s: %s\n", out_path, strerror(errno));
 }
@@ -263,12 +378,21 @@ static void on_exit_write(qemu_plugin_id_t id, void *p)
 static int spec_line(const char *path, int ln, const char *line)
 {
 	struct watch *w = &watches[nwatch];
-	char kind[8], name[NAME_LEN] = "";
+	char kind[16], name[NAME_LEN] = "";
 	uint64_t addr = 0, end = 0;
 	int ok;
 
-	if (line[0] == '#' || sscanf(line, "%7s", kind) != 1)
+	if (line[0] == '#' || sscanf(line, "%15s", kind) != 1)
 		return 0;	/* a comment (the host's notes) or a blank line */
+	if (!strcmp(kind, "lockinst")) {
+		if (ninst == MAX_INST || sscanf(line, "%*s %" SCNx64, &lock_inst[ninst]) != 1) {
+			fprintf(stderr, "fbobs: %s:%d: at most %d 'lockinst ADDR'\n", path, ln,
+				MAX_INST);
+			return -1;
+		}
+		ninst++;
+		return 0;
+	}
 	if (nwatch == MAX_WATCH) {
 		fprintf(stderr, "fbobs: %s: more than %d entries\n", path, MAX_WATCH);
 		return -1;
@@ -276,18 +400,22 @@ static int spec_line(const char *path, int ln, const char *line)
 	if (!strcmp(kind, "func"))
 		ok = sscanf(line, "%*s %63s %" SCNx64 " %*s %" SCNx64, name, &addr, &end) == 3 &&
 		     end > addr;
+	else if (!strcmp(kind, "lockfn"))
+		ok = sscanf(line, "%*s %63s %" SCNx64 " %" SCNx64, name, &addr, &end) == 3 &&
+		     end > addr;
 	else
 		ok = sscanf(line, "%*s %" SCNx64, &addr) == 1 &&
 		     (!strcmp(kind, "on") || !strcmp(kind, "off"));
 	if (!ok || addr < KERNEL_VA) {
-		fprintf(stderr, "fbobs: %s:%d: not 'on ADDR', 'off ADDR' or 'func NAME ADDR SYM "
-			"END' (kernel addresses)\n", path, ln);
+		fprintf(stderr, "fbobs: %s:%d: not 'on ADDR', 'off ADDR', 'func NAME ADDR SYM "
+			"END' or 'lockfn SYM ADDR END' (kernel addresses)\n", path, ln);
 		return -1;
 	}
-	w->kind = !strcmp(kind, "func") ? W_FUNC : !strcmp(kind, "on") ? W_ON : W_OFF;
+	w->kind = !strcmp(kind, "func") ? W_FUNC : !strcmp(kind, "lockfn") ? W_LOCKFN :
+		  !strcmp(kind, "on") ? W_ON : W_OFF;
 	w->addr = addr;
 	w->end = end;
-	snprintf(w->name, sizeof(w->name), "%s", w->kind == W_FUNC ? name : kind);
+	snprintf(w->name, sizeof(w->name), "%s", name[0] ? name : kind);
 	nwatch++;
 	return 0;
 }

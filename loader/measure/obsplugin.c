@@ -203,6 +203,53 @@ static void spec_row(char *spec, size_t len, const struct fb_probe_def *d,
 		       "built-in code" : "inlined, or not in this kernel");
 }
 
+/*
+ * The acquire functions of a lock type whose lock-prefixed instructions the
+ * plugin watches: each call's first atomic is on the lock word, at offset 0
+ * of a mutex (owner), rw_semaphore (count) and spinlock (val).  Write side
+ * of an rwsem only: the BPF row's "hold" stat.
+ */
+static const char *const lock_fns[][4] = {
+	[FB_LK_MUTEX] = { "mutex_lock", "mutex_lock_killable", "mutex_lock_interruptible" },
+	[FB_LK_RWSEM] = { "down_write", "down_write_killable" },
+	[FB_LK_SPIN] = { "do_raw_spin_lock" },
+};
+
+/* A lock row: "lockfn" lines for its functions, "# lock NAME FN,... ADDR|-". */
+static void spec_lock(char *spec, size_t len, const struct fb_probe_def *d,
+		      const struct fb_ksyms *ks, struct used *u)
+{
+	char fns[160] = "";
+	uint64_t addr, end, inst = 0;
+	size_t at;
+
+	if (d->lock_type != FB_LK_MUTEX && d->lock_type != FB_LK_RWSEM &&
+	    d->lock_type != FB_LK_SPIN)
+		return;
+	for (int i = 0; i < 4 && lock_fns[d->lock_type][i]; i++) {
+		const char *fn = lock_fns[d->lock_type][i];
+
+		if (fb_ksym_lookup(ks, fn, &addr, &end) < 0 || u->n == MAX_ADDR)
+			continue;
+		at = strlen(fns);
+		fb_fmt(fns + at, sizeof(fns) - at, "%s%s", at ? "," : "", fn);
+		if (strstr(spec, fn))
+			continue;	/* another row's function too */
+		u->name[u->n] = fn;
+		u->addr[u->n++] = addr;
+		at = strlen(spec);
+		fb_fmt(spec + at, len - at, "lockfn %s %" PRIx64 " %" PRIx64 "\n", fn, addr, end);
+	}
+	if (!d->inst_deref && !d->inst_member && d->inst_sym)
+		fb_ksym_lookup(ks, d->inst_sym, &inst, NULL);
+	at = strlen(spec);
+	if (inst)
+		fb_fmt(spec + at, len - at, "lockinst %" PRIx64 "\n# lock %s %s %" PRIx64 "\n", inst,
+		       d->name, fns, inst);
+	else
+		fb_fmt(spec + at, len - at, "# lock %s %s -\n", d->name, fns);
+}
+
 char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *pat, int npat,
 			char *why, size_t wlen)
 {
@@ -239,6 +286,8 @@ char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *p
 	for (int i = 0; i < fb_nprobes; i++)
 		if (fb_probes[i].kind == FB_FUNC && fb_probe_wanted(&fb_probes[i], pat, npat))
 			spec_row(spec, SPEC_MAX, &fb_probes[i], ks, &u);
+		else if (fb_probes[i].kind == FB_LOCK && fb_probe_wanted(&fb_probes[i], pat, npat))
+			spec_lock(spec, SPEC_MAX, &fb_probes[i], ks, &u);
 	if (check_kernel(bz, sysmap, &u, u.addr[2], why, wlen) == 0) {
 		fb_ksyms_free(ks);
 		return spec;
@@ -292,6 +341,44 @@ static int out_latency(const char *out, const char *name, int shift, struct fb_h
 	return 0;
 }
 
+/*
+ * Accesses by fns' (comma-separated) lock instructions to the word at addr;
+ * -1 if the plugin left the word out (not among the busiest it wrote) or
+ * its table of words filled up.
+ */
+static int64_t lock_count(const char *out, const char *fns, uint64_t addr)
+{
+	unsigned long long a, c, left = 0, min = 0;
+	const char *t = strstr(out, "\nlocktop ");
+	int64_t sum = 0;
+	int seen = 0;
+	char fn[64];
+
+	for (const char *p = strstr(out, "\nlockaddr "); p; p = strstr(p + 1, "\nlockaddr ")) {
+		size_t l;
+
+		if (sscanf(p, "\nlockaddr %63s %llx %llu", fn, &a, &c) != 3 || a != addr)
+			continue;
+		l = strlen(fn);
+		seen = 1;
+		for (const char *f = fns; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
+			if (!strncmp(f, fn, l) && (f[l] == ',' || !f[l]))
+				sum += (int64_t)c;
+	}
+	if (!t || sscanf(t, "\nlocktop %llu %llu\nlockfull %llu", &left, &min, &a) != 3 || a)
+		return -1;	/* a full table: any word's count may be short */
+	return !seen && left ? -1 : sum;
+}
+
+/* A row's instance as the BPF row of that name in r resolved it ("instance 0x..."). */
+static uint64_t bpf_instance(const struct fb_result *r, const char *name)
+{
+	const struct fb_probe_result *p = fb_result_probe(r, name);
+	const char *i = p ? strstr(p->reason, "instance 0x") : NULL;
+
+	return i ? strtoull(i + strlen("instance "), NULL, 16) : 0;
+}
+
 static struct fb_probe_result *new_row(struct fb_result *r, const char *name, char *why,
 				       size_t wlen)
 {
@@ -307,7 +394,7 @@ static struct fb_probe_result *new_row(struct fb_result *r, const char *name, ch
 	fb_fmt(p->name, sizeof(p->name), fb_result_probe(r, name) ? "%s@plugin" : "%s", name);
 	fb_fmt(p->series, sizeof(p->series), "%s", d ? d->series : "-");
 	fb_fmt(p->gate, sizeof(p->gate), "%s", d && d->gate ? d->gate : "");
-	p->kind = FB_FUNC;
+	p->kind = d ? d->kind : FB_FUNC;
 	fb_fmt(p->method, sizeof(p->method), "plugin");
 	return p;
 }
@@ -321,6 +408,7 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, in
 	unsigned long long win = 0, boot = 0;
 	uint64_t addr, unmatched = 0;
 	const char *f;
+	int64_t n;
 
 	if (sscanf(line, "func %63s %" SCNx64 " %63s", name, &addr, sym) == 3) {
 		f = out_line(out, "func", name);
@@ -346,6 +434,37 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, in
 		       "windows (%llu in the boot), timed in guest instructions to a ret in its "
 		       "body; %" PRIu64 " not timed (left by a tail call)", sym, addr, boot,
 		       unmatched);
+		return 0;
+	}
+	if (sscanf(line, "# lock %63s %63s %" SCNx64, name, sym, &addr) == 3 ||
+	    sscanf(line, "# lock %63s %63s -", name, sym) == 2) {
+		if (strstr(line, " -\n"))	/* behind a pointer: as the BPF row found it */
+			addr = bpf_instance(r, name);
+		if (!(p = new_row(r, name, why, wlen)))
+			return -1;
+		fb_fmt(p->symbol, sizeof(p->symbol), "%s", sym);
+		if (!addr) {
+			p->status = FB_UNAVAILABLE;
+			fb_fmt(p->reason, sizeof(p->reason), "its instance is behind a pointer the "
+			       "host cannot read (with --observer both the BPF row resolves it)");
+			return 0;
+		}
+		n = lock_count(out, sym, addr);
+		if (n < 0) {
+			p->status = FB_UNAVAILABLE;
+			fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 ": not among the "
+			       "lock words the plugin wrote out (the busiest 512), or its table of "
+			       "lock words filled up", addr);
+			return 0;
+		}
+		p->status = FB_ATTACHED;
+		p->nstats = 1;
+		fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "acquire");
+		fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "calls");
+		p->stats[0].h.count = (uint64_t)n;
+		fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 "; acquire: calls of "
+		       "%s whose atomic took that lock word, in the windows (no hold or wait "
+		       "times)", addr, sym);
 		return 0;
 	}
 	if (sscanf(line, "# unavailable %63s %191[^\n]", name, note) == 2) {

@@ -6,8 +6,11 @@
 #    plugin, named NAME@plugin beside the BPF row NAME) count what the BPF
 #    rows count, exactly: nft_trans_alloc = BPF = the nft workload's
 #    transaction objects, nf_tables_trans_destroy_work = BPF = its teardown
-#    passes, kernfs_new_node = BPF (> 0); one window per workload; and every
-#    call is timed to its return (latency count = calls).
+#    passes, kernfs_new_node = BPF (> 0); one window per workload; every
+#    call is timed to its return (latency count = calls); and the lock rows'
+#    acquisitions per instance (the plugin: calls of the lock functions
+#    whose atomic took the instance's lock word) = BPF's write holds, for
+#    kernfs_rwsem, kernfs_idr_lock and gdp_mutex.
 # 2. ab --observer plugin (one round, the kernel against itself): no BPF row
 #    in the guest, the plugin's rows under the catalogue's names, counts =
 #    the workload's own.
@@ -64,6 +67,11 @@ for p in nft_trans_alloc kernfs_new_node kernfs_add_one get_device_parent; do
 	x=$(probe "$b" "$p@plugin" 1) y=$(probe "$b" "$p@plugin" 0)
 	t "$p@plugin: every call timed to its return ($y of $x)" bash -c "[ '$x' = '$y' ] && [ '${y:-0}' -gt 0 ]"
 done
+for l in kernfs_rwsem kernfs_idr_lock gdp_mutex; do
+	x=$(probe "$b" "$l@plugin" 0) y=$(probe "$b" "$l" 0)
+	t "$l: plugin acquisitions $x = BPF write holds $y (> 0; $(status "$b" "$l@plugin"))" \
+		bash -c "[ '$x' = '$y' ] && [ '${y:-0}' -gt 0 ] && [ '$(status "$b" "$l@plugin")' = attached/plugin ]"
+done
 marks=$(jq -r '.extra["plugin.marks_on"]' "$b")
 t "the plugin saw one window per workload ($marks)" test "$marks" = 2
 
@@ -81,6 +89,11 @@ for arm in baseline patched; do
 	t "ab $arm: no BPF row ($bpf), nft_trans_alloc ($(status "$f" nft_trans_alloc)) $x = transaction objects $trans" \
 		bash -c "[ '$bpf' = 0 ] && [ '$(status "$f" nft_trans_alloc)' = attached/plugin ] &&
 			 [ '$x' = '$trans' ] && [ '${trans:-0}' -gt 0 ]"
+	# alone, the plugin has gdp_mutex (a global in System.map), not the
+	# instances behind sysfs_root (a pointer nothing on the host can read)
+	t "ab $arm: gdp_mutex $(status "$f" gdp_mutex), kernfs_rwsem $(status "$f" kernfs_rwsem)" \
+		bash -c "[ '$(status "$f" gdp_mutex)' = attached/plugin ] &&
+			 [ '$(status "$f" kernfs_rwsem)' = unavailable/plugin ]"
 done
 t "ab.json says observer plugin" test "$(jq -r .observer "$a/ab.json" 2>/dev/null)" = plugin
 
