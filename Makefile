@@ -42,8 +42,8 @@ TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(TEST_SRCS))
 SIM_BINS := $(patsubst tests/sim/%.c,$(OUT)/sim/%,$(wildcard tests/sim/*.c))
 
-.PHONY: all clean deps test unit sim kernels fuzz vmlinux-h
-all: foliobench
+.PHONY: all clean deps test unit sim kernels fuzz vmlinux-h plugin
+all: foliobench plugin
 
 foliobench: $(LOADER_OBJS)
 	$(call msg,LINK,$@)
@@ -94,7 +94,7 @@ T_DEPS_test_outfile := $(O)/util/outfile.o $(O)/util/util.o
 T_DEPS_test_results := $(T_MODEL)
 T_DEPS_test_clock := $(T_MODEL)
 T_DEPS_test_vm := $(O)/guest/qemu.o $(O)/guest/outcome.o $(O)/guest/guest_opts.o \
-		  $(O)/model/clock.o $(O)/util/cli.o $(O)/util/util.o
+		  $(O)/measure/observer.o $(O)/model/clock.o $(O)/util/cli.o $(O)/util/util.o
 T_DEPS_test_shard := $(O)/guest/shard.o $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_stats := $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*/*.c)) \
@@ -133,11 +133,27 @@ $(OUT)/host/%: tests/host/%.c $(LIB_OBJS) tests/unit/tap.h | $(OUT)
 $(OUT):
 	$(Q)mkdir -p $(OUT)/loader $(OUT)/tests
 
+# The TCG plugin observer (plugin/, docs/observer.md), loaded by `vm`/`ab
+# --observer plugin`.  qemu's plugin API header is fetched and checksum-pinned
+# into the cache by scripts/qemu-plugin-h.sh (once; nothing vendored).
+FB_CACHE ?= /var/cache/foliobench
+QEMU_PLUGIN_H := $(FB_CACHE)/qemu-plugin/qemu-7.2.0/qemu-plugin.h
+PLUGIN := $(OUT)/plugin/fbobs.so
+plugin: $(PLUGIN)
+$(QEMU_PLUGIN_H):
+	$(call msg,FETCH,$@)
+	$(Q)FB_CACHE=$(FB_CACHE) bash scripts/qemu-plugin-h.sh >/dev/null
+$(PLUGIN): plugin/fbobs.c bpf/fbhist.h $(QEMU_PLUGIN_H) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Werror \
+		-Wmissing-prototypes -Wshadow -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -Ibpf -o $@ $<
+
 unit: $(TEST_BINS) $(SIM_BINS)
 
 sim: $(SIM_BINS)
 
-test: foliobench unit $(HOST_BINS)
+test: foliobench $(PLUGIN) unit $(HOST_BINS)
 	$(Q)bash tests/run.sh
 
 kernels: foliobench

@@ -229,6 +229,8 @@ static int write_ab_json(const struct ab_env *e, const struct ab_run *runs, int 
 	json_object_object_add(o, "clock", json_object_new_string(fb_clock_name(e->vo.clock)));
 	json_object_object_add(o, "icount_shift", json_object_new_int(e->vo.icount_shift));
 	json_object_object_add(o, "smp", json_object_new_int(e->vo.smp));
+	json_object_object_add(o, "observer",
+			       json_object_new_string(fb_observer_name(e->vo.observer)));
 	for (int i = 0; i < e->narms; i++) {
 		json_object *m = json_object_new_object();
 
@@ -359,6 +361,9 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 	e->vo.kernel = e->arms[a].bz;
 	e->vo.append = append;
 	e->vo.log = run->console;
+	e->vo.observer_into = run->result;	/* the plugin's rows, if it observes */
+	e->vo.probes = e->probes;
+	e->vo.nprobes = e->nprobes;
 	run->rc = fb_vm_run(&e->vo, (char *const *)gargv);
 	run->boot_s = e->vo.boot_s;
 	run->total_s = e->vo.total_s;

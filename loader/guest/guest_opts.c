@@ -12,7 +12,8 @@
 #include "util/cli.h"
 #include "util/util.h"
 
-enum { OPT_CLOCK = 0x100, OPT_SHIFT, OPT_ACCEL, OPT_APPEND, OPT_ALLOW, OPT_MEM };
+enum { OPT_CLOCK = 0x100, OPT_SHIFT, OPT_ACCEL, OPT_APPEND, OPT_ALLOW, OPT_MEM, OPT_OBSERVER,
+       OPT_SYSMAP };
 
 static const struct argp_option guest_options[] = {
 	{ NULL, 0, NULL, 0, "Guest:", 10 },
@@ -29,6 +30,12 @@ static const struct argp_option guest_options[] = {
 	  "ab icount, or host with --smp > 1", 0 },
 	{ "icount-shift", OPT_SHIFT, "N", 0, "with --clock icount: ns per instruction = 2^N (0)",
 	  0 },
+	{ "observer", OPT_OBSERVER, "WHO", 0, "bpf: foliobench run's BPF programs in the guest "
+	  "(default); plugin: a QEMU TCG plugin counts the catalogue's function rows from "
+	  "outside the guest, adding no guest instruction (--clock icount only; "
+	  "docs/observer.md); both: the two in one boot", 0 },
+	{ "system-map", OPT_SYSMAP, "FILE", 0, "with --observer plugin: the guest kernel's "
+	  "System.map (the one beside its bzImage)", 0 },
 	{ "append", OPT_APPEND, "ARGS", 0, "extra kernel command line", 0 },
 	{ "allow", OPT_ALLOW, "REGEX", 0, "a console line matching REGEX is not a splat "
 	  "(repeatable)", 0 },
@@ -97,6 +104,15 @@ static error_t guest_parse(int key, char *arg, struct argp_state *state)
 	case OPT_APPEND:
 		o->append = arg;
 		break;
+	case OPT_OBSERVER:
+		if (fb_observer_parse(arg, &o->observer) < 0) {
+			fb_err("--observer must be bpf, plugin or both, not '%s'", arg);
+			r = -1;
+		}
+		break;
+	case OPT_SYSMAP:
+		o->sysmap = arg;
+		break;
 	case OPT_ALLOW:
 		r = add_allow(o, arg);
 		break;
@@ -130,6 +146,16 @@ int fb_guest_opts_check(const char *cmd, const struct fb_vm_opts *o)
 	if (o->clock == FB_CLOCK_ICOUNT && o->smp > 1) {
 		fb_err("%s: --clock icount runs one vCPU (single-threaded TCG), not --smp %d; "
 		       "cross-CPU contention needs --clock host", cmd, o->smp);
+		return 2;
+	}
+	if (o->observer != FB_OBS_BPF && o->clock != FB_CLOCK_ICOUNT) {
+		fb_err("%s: --observer %s needs --clock icount (the plugin's counts and the "
+		       "guest's clock are then both instruction counts)", cmd,
+		       fb_observer_name(o->observer));
+		return 2;
+	}
+	if (o->sysmap && o->observer == FB_OBS_BPF) {
+		fb_err("%s: --system-map goes with --observer plugin or both", cmd);
 		return 2;
 	}
 	if (o->clock != FB_CLOCK_ICOUNT && o->icount_shift) {

@@ -77,6 +77,11 @@ static int check_spec(const struct fb_qemu_spec *q, char *why, size_t wlen)
 	const char *paths[] = { q->results, q->share, q->console, q->fifo_dir, q->qlog,
 				q->initrd };
 
+	if (q->plugin && q->clock != FB_CLOCK_ICOUNT) {
+		fb_fmt(why, wlen, "a TCG plugin observer needs --clock icount");
+		return -1;
+	}
+
 	if (q->shift < 0 || q->shift > FB_ICOUNT_SHIFT_MAX) {
 		fb_fmt(why, wlen, "icount shift %d is not in 0..%d", q->shift, FB_ICOUNT_SHIFT_MAX);
 		return -1;
@@ -140,6 +145,10 @@ int fb_qemu_argv(struct fb_argv *a, const struct fb_qemu_spec *q, char *why, siz
 	fb_argv_add(a, "virtio-serial-pci,id=vser");
 	add_port(a, q->fifo_dir, "out", 1);
 	add_port(a, q->fifo_dir, "err", 2);
+	if (q->plugin) {
+		fb_argv_add(a, "-plugin");
+		fb_argv_add(a, q->plugin);
+	}
 	fb_argv_add(a, "-d");
 	fb_argv_add(a, "cpu_reset");	/* logs "Triple fault" (TCG) */
 	fb_argv_add(a, "-D");

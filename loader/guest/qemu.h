@@ -63,6 +63,7 @@ struct fb_qemu_spec {
 	const char *console;	/* console log file */
 	const char *fifo_dir;	/* holds the out.* and err.* FIFOs */
 	const char *qlog;	/* qemu's -D log */
+	const char *plugin;	/* -plugin SO,ARGS (the TCG plugin observer), or NULL */
 };
 
 /*

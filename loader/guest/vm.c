@@ -32,6 +32,7 @@
 #include "guest/outcome.h"
 #include "guest/qemu.h"
 #include "guest/kernel.h"
+#include "guest/observer.h"
 #include "guest/stock.h"
 #include "guest/vm.h"
 #include "guest/vm_kvm.h"
@@ -112,6 +113,7 @@ static int scan_splats(const char *log, const struct fb_vm_opts *o, const char *
 
 struct vm_boot {
 	struct fb_vm_opts *o;
+	struct fb_vm_obs *ob;	/* the plugin observer, or NULL */
 	const char *bz, *initrd, *accel;
 	int kvm_check;
 	char tmpl[PATH_MAX], share[PATH_MAX], cwd[PATH_MAX], results[PATH_MAX];
@@ -233,17 +235,19 @@ static int vm_share(struct vm_boot *b, char *const argv[])
 static int vm_argv(struct vm_boot *b)
 {
 	const struct fb_vm_opts *o = b->o;
-	char why[PATH_MAX + 128];
+	char why[PATH_MAX + 128], app[2048];
 	struct fb_qemu_spec q = {
 		.qemu = QEMU, .accel = b->accel, .clock = o->clock, .shift = o->icount_shift,
 		.smp = smp_of(o), .mem = o->mem ? o->mem : "2G", .kernel = b->bz,
 		.initrd = b->initrd,
 		.cmdline = b->cmdline, .results = b->results, .share = b->share,
 		.console = b->log, .fifo_dir = b->tmpl, .qlog = b->qlog,
+		.plugin = b->ob && b->ob->arg[0] ? b->ob->arg : NULL,
 	};
 
+	fb_fmt(app, sizeof(app), "%s %s", o->append ? o->append : "", fb_vm_obs_cmdline(o, b->ob));
 	if (fb_vm_cmdline(b->cmdline, sizeof(b->cmdline), o->clock, o->icount_shift,
-			  o->append, b->init, why, sizeof(why)) < 0 ||
+			  app, b->init, why, sizeof(why)) < 0 ||
 	    fb_qemu_argv(&b->qa, &q, why, sizeof(why)) < 0) {
 		fb_err("vm: %s", why);
 		return -1;
@@ -536,8 +540,8 @@ static void vm_cleanup(struct vm_boot *b)
  * One boot with a fixed accel.  kvm_check: this is the KVM probe; stop as
  * soon as qemu reports a KVM internal error.
  */
-static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
-		   const char *accel, int kvm_check, char *const argv[])
+static int vm_boot(struct fb_vm_opts *o, struct fb_vm_obs *ob, const char *bz,
+		   const char *initrd, const char *accel, int kvm_check, char *const argv[])
 {
 	struct vm_boot *b = calloc(1, sizeof(*b));
 	int ret = FB_VM_NOSTART;
@@ -546,7 +550,7 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
 		fb_err("vm: out of memory");
 		return FB_VM_NOSTART;
 	}
-	*b = (struct vm_boot){ .o = o, .bz = bz, .initrd = initrd, .accel = accel,
+	*b = (struct vm_boot){ .o = o, .ob = ob, .bz = bz, .initrd = initrd, .accel = accel,
 			       .kvm_check = kvm_check,
 			       .rl = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } },
 			       .wfd = { -1, -1 }, .qerr = { -1, -1 }, .pid = -1 };
@@ -554,12 +558,15 @@ static int vm_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
 		free(b);
 		return FB_VM_NOSTART;
 	}
-	if (vm_share(b, argv) == 0 && vm_argv(b) == 0) {
+	if (vm_share(b, argv) == 0 && (!ob || fb_vm_obs_setup(ob, b->tmpl) == 0) &&
+	    vm_argv(b) == 0) {
 		vm_signals(b);
 		if (vm_spawn(b) == 0) {
 			vm_poll(b);
 			vm_collect(b);
 			ret = vm_finish(b);
+			if (ob)
+				ret = fb_vm_obs_finish(o, ob, b->log, ret);
 		}
 		vm_signals_restore(b);
 	}
@@ -577,7 +584,7 @@ static int probe_boot(struct fb_vm_opts *o, const char *bz, const char *initrd,
 
 	vm_silent = 1;
 	vm_reason[0] = '\0';
-	r = vm_boot(o, bz, initrd, "kvm", 1, t);
+	r = vm_boot(o, NULL, bz, initrd, "kvm", 1, t);
 	vm_silent = 0;
 	fb_fmt(reason, len, "%s", vm_reason);
 	return r;
@@ -588,6 +595,8 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 	char bz[PATH_MAX], ird[PATH_MAX], why[PATH_MAX + 128];
 	const char *initrd;
 	const char *accel = o->accel ? o->accel : "auto";
+	struct fb_vm_obs ob;
+	int ret;
 
 	o->boot_s = o->total_s = 0;
 	/* Closed stdio (CI, daemons) must not be reused by our FIFOs. */
@@ -604,15 +613,22 @@ int fb_vm_run(struct fb_vm_opts *o, char *const argv[])
 		return FB_VM_NOSTART;
 	}
 	initrd = fb_stock_initrd(bz, ird, sizeof(ird)) ? ird : NULL;
+	ret = fb_vm_obs_check(o, bz, &ob);	/* --observer plugin: before any work */
+	if (ret)
+		return ret;
 	if (o->clock == FB_CLOCK_ICOUNT && !strcmp(accel, "auto")) {
 		accel = "tcg";	/* icount exists only where qemu translates */
 	} else if (!strcmp(accel, "auto")) {
 		accel = fb_vm_kvm_usable(o, bz, initrd, probe_boot, why, sizeof(why)) ? "kvm" : "tcg";
-		if (fb_stop)
+		if (fb_stop) {
+			fb_vm_obs_free(&ob);
 			return FB_VM_INTR;
+		}
 		if (!o->quiet)
 			fb_info("vm: using %s: %s", accel, why);
 	}
-	return vm_boot(o, bz, initrd, accel, 0, argv);
+	ret = vm_boot(o, ob.spec ? &ob : NULL, bz, initrd, accel, 0, argv);
+	fb_vm_obs_free(&ob);
+	return ret;
 }
 

@@ -9,6 +9,7 @@
 
 #include "guest/qemu.h"
 #include "guest/vmcodes.h"
+#include "measure/observer.h"
 
 struct fb_vm_opts {
 	const char *kernel;	/* bzImage, or a directory holding one (and initrd.cpio) */
@@ -24,6 +25,13 @@ struct fb_vm_opts {
 	const char *allow[FB_VM_MAX_ALLOW];	/* regexes of tolerated splat lines */
 	int nallow;
 	int quiet;		/* no informational lines (errors still) */
+	/* --observer (measure/observer.h): 0 = BPF in the guest only; plugin, both: icount */
+	enum fb_observer observer;
+	const char *sysmap;	/* --system-map: the plugin's addresses; NULL: beside bzImage */
+	const char *observer_into;	/* results file that gets the plugin's rows (ab: the
+					 * round's); NULL: its counts kept as <log>.plugin */
+	const char *const *probes;	/* the plugin's rows: catalogue rows matching these */
+	int nprobes;
 	double boot_s;		/* out: qemu start to guest command start */
 	double total_s;		/* out: qemu start to qemu gone */
 };

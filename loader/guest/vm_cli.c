@@ -16,7 +16,7 @@ struct vm_env {
 };
 
 /* --results and --log are long only: -r is gate's --max-regression, -l run's --label */
-enum { OPT_RESULTS = 0x180, OPT_LOG };
+enum { OPT_RESULTS = 0x180, OPT_LOG, OPT_OBSERVER_INTO };
 
 static const struct argp_option vm_options[] = {
 	{ "kernel", 'k', "K", 0, "bzImage, kernel build directory, or a Debian stock kernel "
@@ -24,6 +24,9 @@ static const struct argp_option vm_options[] = {
 	{ "results", OPT_RESULTS, "DIR", 0, "read-write shared directory ($RESULTS in the guest; "
 	  "./results)", 0 },
 	{ "log", OPT_LOG, "FILE", 0, "console log (DIR/console-<time>-<pid>.log)", 0 },
+	{ "observer-into", OPT_OBSERVER_INTO, "FILE", 0, "with --observer plugin|both: the results file "
+	  "COMMAND writes (foliobench run --out FILE) gets the plugin's rows when COMMAND "
+	  "succeeds (else the counts stay in LOG.plugin)", 0 },
 	{ 0 },
 };
 
@@ -40,6 +43,9 @@ static error_t vm_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_LOG:
 		e->o.log = arg;
+		break;
+	case OPT_OBSERVER_INTO:
+		e->o.observer_into = arg;
 		break;
 	case ARGP_KEY_ARG:
 		/* COMMAND and its arguments: not ours to parse */
@@ -84,6 +90,10 @@ int cmd_vm(int argc, char **argv)
 	r = fb_guest_opts_check("vm", &e.o);
 	if (r)
 		return r;
+	if (e.o.observer_into && e.o.observer == FB_OBS_BPF) {
+		fb_err("vm: --observer-into goes with --observer plugin or both");
+		return 2;
+	}
 	if (fb_stock_spec(e.o.kernel)) {
 		r = fb_stock_dir(e.o.kernel, dir, sizeof(dir));
 		if (r)

@@ -19,6 +19,7 @@
 #include "measure/adhoc.h"
 #include "measure/attach.h"
 #include "measure/kmod.h"
+#include "measure/observer.h"
 #include "measure/catalogue.h"
 #include "measure/probes.h"
 #include "measure/run.h"
@@ -388,7 +389,14 @@ static int measure(const struct run_opts *o, struct fb_adhoc *a, struct fb_resul
 	struct fb_session *s;
 
 	fb_load_row_modules(o->probes, o->nprobes, o->wl, o->nwl);
-	s = fb_session_open(o->probes, o->nprobes, a->defs, a->n);
+	if (fb_observer_guest() == FB_OBS_PLUGIN) {
+		static const char *const none[] = { "" };	/* matches no row */
+
+		fb_info("observer: a TCG plugin outside this guest; no BPF rows attached");
+		s = fb_session_open(none, 1, NULL, 0);
+	} else {
+		s = fb_session_open(o->probes, o->nprobes, a->defs, a->n);
+	}
 	fb_workload_set_phase_hook(fb_lock_stat_snapshot);
 	if (!s)
 		return 1;
@@ -399,8 +407,10 @@ static int measure(const struct run_opts *o, struct fb_adhoc *a, struct fb_resul
 	fb_extra_from_proc(r, "/proc/lockdep_stats", "lockdep_stats.before");
 	for (int i = 0; i < o->nwl && !fb_stop; i++) {
 		fb_session_enable(s, 1);	/* the measured phase: the workload's run */
+		fb_observer_mark(1);		/* ... and the plugin's window, inside it */
 		run_workload(fb_workload_find(o->wl[i]), &o->params, &r->workloads[r->nworkloads++],
 			     *blind && !fb_verbose());
+		fb_observer_mark(0);
 		fb_session_enable(s, 0);
 	}
 	fb_session_collect(s, r);

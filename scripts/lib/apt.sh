@@ -23,14 +23,15 @@ apt_mirror() {
 	done
 }
 
-# apt_private DIR SUITE KEYRING: lists for SUITE (main) under DIR, and the
-# apt-get options that use them in the array apt_opts.
+# apt_private DIR SUITE KEYRING [TYPE]: lists for SUITE (main) under DIR, and
+# the apt-get options that use them in the array apt_opts.  TYPE is deb (the
+# default) or deb-src (`apt-get source`: scripts/qemu-plugin-h.sh).
 apt_private() {
-	local dir=$1 suite=$2 keyring=$3 mirror
+	local dir=$1 suite=$2 keyring=$3 type=${4:-deb} mirror
 	mirror=$(apt_mirror)
 	[ -n "$mirror" ] || die "no Debian mirror found in /etc/apt/sources*"
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/etc/preferences.d"
-	echo "deb [signed-by=$keyring] $mirror $suite main" >"$dir/etc/sources.list"
+	echo "$type [signed-by=$keyring] $mirror $suite main" >"$dir/etc/sources.list"
 	apt_opts=(-o "Dir::Etc::SourceList=$dir/etc/sources.list"
 		-o "Dir::Etc::SourceParts=-"
 		-o "Dir::Etc::PreferencesParts=$dir/etc/preferences.d"

@@ -12,6 +12,7 @@
 #                       regression fails naming its metric
 #   arms-test.sh        ab --arm from a patch directory and from a git tree
 #                       at a revision: bad input refused, built, gated
+#   observer-test.sh    the TCG plugin observer counts what BPF counts (#39)
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   peers-test.sh       counts equal to funclatency; klockstat (kprobe mode) brackets the lock counts (#27)
 #   series tests        KUnit suites and workloads on the patched kernels
@@ -51,6 +52,8 @@ bash tests/guest/gate-test.sh "$res"
 # test from the base source tree, built (arm switches) and gated
 bash tests/guest/arms-test.sh "$res"
 bash tests/guest/clock-test.sh "$res"
+# the TCG plugin observer: its counts = the BPF rows' = the workloads' (#39)
+bash tests/guest/observer-test.sh "$res" "$base"
 # BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
 # oops, hang or splat; exact per-node counts)
 patched=$(kernel patched perf)

@@ -84,6 +84,35 @@ static void test_argv(void)
 	CHECKF(fb_guest_opts_check("vm", &o) == 2, "icount refuses 2 vCPUs (guest options: exit 2)");
 	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .accel = "tcg", .smp = 1 };
 	CHECKF(fb_guest_opts_check("vm", &o) == 0, "icount with TCG and one vCPU is accepted");
+	/* the TCG plugin observer (issue 39): icount only, one -plugin argument */
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_HOST, .observer = FB_OBS_PLUGIN };
+	CHECKF(fb_guest_opts_check("vm", &o) == 2, "--observer plugin refuses the host clock");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_HOST, .observer = FB_OBS_BOTH };
+	CHECKF(fb_guest_opts_check("ab", &o) == 2, "--observer both refuses the host clock");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_HOST, .sysmap = "/k/System.map" };
+	CHECKF(fb_guest_opts_check("vm", &o) == 2, "--system-map without a plugin is refused");
+	o = (struct fb_vm_opts){ .clock = FB_CLOCK_ICOUNT, .observer = FB_OBS_PLUGIN, .smp = 1 };
+	CHECKF(fb_guest_opts_check("vm", &o) == 0, "--observer plugin with icount is accepted");
+	q = spec(FB_CLOCK_ICOUNT, "tcg", 1);
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) == 0 && !argv_after(&a, "-plugin"),
+	       "no observer: no -plugin");
+	q.plugin = "/b/fbobs.so,spec=/t/plugin.spec,out=/t/plugin.out";
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) == 0 && argv_count(&a, "-plugin") == 1,
+	       "plugin observer: one -plugin");
+	s = argv_after(&a, "-plugin");
+	CHECKF(s && !strcmp(s, q.plugin), "-plugin SO,spec=,out= (%s)", s ? s : "-");
+	q.clock = FB_CLOCK_HOST;
+	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "icount"),
+	       "a plugin under the host clock is refused: %s", why);
+	for (int i = 0; i < 3; i++) {
+		enum fb_observer ob;
+
+		CHECKF(fb_observer_parse(fb_observer_name((enum fb_observer)i), &ob) == 0 &&
+		       ob == (enum fb_observer)i, "observer %s parses back",
+		       fb_observer_name((enum fb_observer)i));
+	}
+	CHECKF(fb_observer_parse("ebpf", &(enum fb_observer){ 0 }) < 0, "observer ebpf refused");
+
 	q = spec(FB_CLOCK_HOST, "tcg", 1);
 	q.results = "/a,b";
 	CHECKF(fb_qemu_argv(&a, &q, why, sizeof(why)) < 0 && strstr(why, "','"),

@@ -1,0 +1,519 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * obsplugin.c - the TCG plugin observer's host side (obsplugin.h): which
+ * guest addresses the plugin watches, checked against the kernel that
+ * boots, and its counts as result rows.
+ *
+ * The addresses come from System.map (nokaslr on the guest's command line).
+ * A System.map of another kernel would make the plugin count whatever sits
+ * at those addresses, so before a boot: the bzImage's version string (its
+ * setup header) must be the linux_banner of the vmlinux beside it, and that
+ * vmlinux's symbol table must give every address the spec uses.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure/catalogue.h"
+#include "measure/ksyms.h"
+#include "measure/obsplugin.h"
+#include "measure/observer.h"
+#include "measure/sysinfo.h"
+#include "model/fb.h"
+
+#define SPEC_MAX	8192
+#define OUT_MAX		(1 << 20)	/* the plugin's counts and histograms */
+#define MAX_ADDR	64
+
+/* The names and System.map addresses a spec uses, checked against vmlinux. */
+struct used {
+	const char *name[MAX_ADDR];
+	uint64_t addr[MAX_ADDR];
+	int n;
+};
+
+/* bzImage's kernel_version string (boot protocol: setup header at 0x1f1). */
+static int bz_version(const char *bz, char *out, size_t len)
+{
+	unsigned char hdr[0x210];
+	int fd = open(bz, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	unsigned int off;
+
+	if (fd < 0)
+		return -1;
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4)) {
+		close(fd);
+		return -1;
+	}
+	off = 0x200u + (unsigned int)(hdr[0x20e] | hdr[0x20f] << 8);
+	n = pread(fd, out, len - 1, off);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+/* Bytes at virtual address va of an ELF file, from the section holding them. */
+static int elf_read_va(Elf *e, uint64_t va, char *out, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || va < sh.sh_addr ||
+		    va >= sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || va - sh.sh_addr >= d->d_size)
+			return -1;
+		fb_fmt(out, len, "%.*s", (int)(d->d_size - (va - sh.sh_addr)),
+		       (const char *)d->d_buf + (va - sh.sh_addr));
+		return 0;
+	}
+	return -1;
+}
+
+/* vals[i] = vmlinux's symbol table value of u->name[i] (0 if absent). */
+static int elf_syms(Elf *e, const struct used *u, uint64_t *vals)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+		GElf_Sym sym;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t k = 0; d && sh.sh_entsize && k < sh.sh_size / sh.sh_entsize; k++) {
+			const char *nm;
+
+			if (!gelf_getsym(d, (int)k, &sym) || !sym.st_value)
+				continue;
+			nm = elf_strptr(e, sh.sh_link, sym.st_name);
+			for (int i = 0; nm && i < u->n; i++)
+				if (!vals[i] && !strcmp(nm, u->name[i]))
+					vals[i] = sym.st_value;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The vmlinux beside bz is bz's kernel (banner) and agrees with System.map
+ * on every address in u.  0, or -1 with why.
+ */
+static int check_kernel(const char *bz, const char *sysmap, const struct used *u,
+			uint64_t banner_va, char *why, size_t wlen)
+{
+	char dir[PATH_MAX], vml[PATH_MAX], ver[256], banner[512], rel[128], uts[256] = "";
+	uint64_t vals[MAX_ADDR] = { 0 };
+	const char *hash;
+	Elf *e = NULL;
+	int fd, r = -1;
+
+	fb_fmt(dir, sizeof(dir), "%s", bz);
+	fb_fmt(vml, sizeof(vml), "%s/vmlinux", dirname(dir));
+	if (bz_version(bz, ver, sizeof(ver)) < 0) {
+		fb_fmt(why, wlen, "%s: not a bzImage (no setup header version)", bz);
+		return -1;
+	}
+	fd = open(vml, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || elf_version(EV_CURRENT) == EV_NONE ||
+	    !(e = elf_begin(fd, ELF_C_READ_MMAP, NULL))) {
+		fb_fmt(why, wlen, "--observer plugin needs the vmlinux beside %s (a kernel "
+		       "foliobench built): %s", bz, fd < 0 ? strerror(errno) : elf_errmsg(-1));
+		goto out;
+	}
+	fb_fmt(rel, sizeof(rel), "Linux version %.*s ", (int)strcspn(ver, " "), ver);
+	hash = strchr(ver, '#');	/* UTS_VERSION: "#1 SMP ... <build date>" */
+	if (hash) {
+		size_t l;
+
+		fb_fmt(uts, sizeof(uts), "%s", hash);
+		l = strcspn(uts, "\n");
+		while (l && uts[l - 1] == ' ')
+			l--;
+		uts[l] = '\0';
+	}
+	if (elf_read_va(e, banner_va, banner, sizeof(banner)) < 0 ||
+	    strncmp(banner, rel, strlen(rel)) || !uts[0] || !strstr(banner, uts)) {
+		fb_fmt(why, wlen, "%s is not the System.map of %s (version %s): its linux_banner "
+		       "address reads otherwise in %s", sysmap, bz, ver, vml);
+		goto out;
+	}
+	if (elf_syms(e, u, vals) < 0) {
+		fb_fmt(why, wlen, "%s: no symbol table", vml);
+		goto out;
+	}
+	for (int i = 0; i < u->n; i++)
+		if (vals[i] != u->addr[i]) {
+			fb_fmt(why, wlen, "%s is not the System.map of %s: %s at 0x%" PRIx64
+			       ", vmlinux says 0x%" PRIx64, sysmap, bz, u->name[i], u->addr[i],
+			       vals[i]);
+			goto out;
+		}
+	r = 0;
+out:
+	if (e)
+		elf_end(e);
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+/* One catalogue function row as a spec line ("func" or "# unavailable"). */
+static void spec_row(char *spec, size_t len, const struct fb_probe_def *d,
+		     const struct fb_ksyms *ks, struct used *u)
+{
+	int nsyms = d->filter_from ? d->filter_from : FB_MAX_CAND;
+	size_t at = strlen(spec);
+	uint64_t addr, end;
+
+	for (int i = 0; i < nsyms && d->syms[i]; i++) {
+		if (fb_ksym_lookup(ks, d->syms[i], &addr, &end) < 0 || u->n == MAX_ADDR)
+			continue;
+		u->name[u->n] = d->syms[i];
+		u->addr[u->n++] = addr;
+		fb_fmt(spec + at, len - at, "func %s %" PRIx64 " %s %" PRIx64 "\n", d->name, addr,
+		       d->syms[i], end);
+		return;
+	}
+	if (d->filter_from && d->syms[d->filter_from])
+		fb_fmt(spec + at, len - at, "# unavailable %s %s: only as filtered by its "
+		       "argument, and plugin API v1 reads no registers\n", d->name,
+		       d->syms[d->filter_from]);
+	else
+		fb_fmt(spec + at, len - at, "# unavailable %s %s: not in System.map (%s)\n",
+		       d->name, d->syms[0], d->module ? "in a module? the plugin watches "
+		       "built-in code" : "inlined, or not in this kernel");
+}
+
+/*
+ * The acquire functions of a lock type whose lock-prefixed instructions the
+ * plugin watches: each call's first atomic is on the lock word, at offset 0
+ * of a mutex (owner), rw_semaphore (count) and spinlock (val).  Write side
+ * of an rwsem only: the BPF row's "hold" stat.
+ */
+static const char *const lock_fns[][4] = {
+	[FB_LK_MUTEX] = { "mutex_lock", "mutex_lock_killable", "mutex_lock_interruptible" },
+	[FB_LK_RWSEM] = { "down_write", "down_write_killable" },
+	[FB_LK_SPIN] = { "do_raw_spin_lock" },
+};
+
+/* A lock row: "lockfn" lines for its functions, "# lock NAME FN,... ADDR|-". */
+static void spec_lock(char *spec, size_t len, const struct fb_probe_def *d,
+		      const struct fb_ksyms *ks, struct used *u)
+{
+	char fns[160] = "";
+	uint64_t addr, end, inst = 0;
+	size_t at;
+
+	if (d->lock_type != FB_LK_MUTEX && d->lock_type != FB_LK_RWSEM &&
+	    d->lock_type != FB_LK_SPIN)
+		return;
+	for (int i = 0; i < 4 && lock_fns[d->lock_type][i]; i++) {
+		const char *fn = lock_fns[d->lock_type][i];
+
+		if (fb_ksym_lookup(ks, fn, &addr, &end) < 0 || u->n == MAX_ADDR)
+			continue;
+		at = strlen(fns);
+		fb_fmt(fns + at, sizeof(fns) - at, "%s%s", at ? "," : "", fn);
+		if (strstr(spec, fn))
+			continue;	/* another row's function too */
+		u->name[u->n] = fn;
+		u->addr[u->n++] = addr;
+		at = strlen(spec);
+		fb_fmt(spec + at, len - at, "lockfn %s %" PRIx64 " %" PRIx64 "\n", fn, addr, end);
+	}
+	if (!d->inst_deref && !d->inst_member && d->inst_sym)
+		fb_ksym_lookup(ks, d->inst_sym, &inst, NULL);
+	at = strlen(spec);
+	if (inst)
+		fb_fmt(spec + at, len - at, "lockinst %" PRIx64 "\n# lock %s %s %" PRIx64 "\n", inst,
+		       d->name, fns, inst);
+	else
+		fb_fmt(spec + at, len - at, "# lock %s %s -\n", d->name, fns);
+}
+
+char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *pat, int npat,
+			char *why, size_t wlen)
+{
+	char mapbuf[PATH_MAX], dir[PATH_MAX];
+	const char *marks[] = { FB_OBS_MARK_ON, FB_OBS_MARK_OFF, "linux_banner" };
+	struct used u = { .n = 0 };
+	struct fb_ksyms *ks;
+	char *spec;
+
+	if (!sysmap) {
+		fb_fmt(dir, sizeof(dir), "%s", bz);
+		fb_fmt(mapbuf, sizeof(mapbuf), "%s/System.map", dirname(dir));
+		sysmap = mapbuf;
+	}
+	ks = access(sysmap, R_OK) == 0 ? fb_ksyms_load_path(sysmap) : NULL;
+	spec = ks ? calloc(1, SPEC_MAX) : NULL;
+	if (!spec) {
+		fb_fmt(why, wlen, "--observer plugin: %s: %s", sysmap,
+		       ks ? "out of memory" : "cannot read it (the plugin needs the kernel's "
+		       "System.map)");
+		fb_ksyms_free(ks);
+		return NULL;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (fb_ksym_lookup(ks, marks[i], &u.addr[u.n], NULL) < 0) {
+			fb_fmt(why, wlen, "%s: no %s (not a System.map of an x86-64 kernel?)",
+			       sysmap, marks[i]);
+			goto bad;
+		}
+		u.name[u.n++] = marks[i];
+	}
+	fb_fmt(spec, SPEC_MAX, "# foliobench plugin spec: %s\non %" PRIx64 "\noff %" PRIx64 "\n",
+	       sysmap, u.addr[0], u.addr[1]);
+	for (int i = 0; i < fb_nprobes; i++)
+		if (fb_probes[i].kind == FB_FUNC && fb_probe_wanted(&fb_probes[i], pat, npat))
+			spec_row(spec, SPEC_MAX, &fb_probes[i], ks, &u);
+		else if (fb_probes[i].kind == FB_LOCK && fb_probe_wanted(&fb_probes[i], pat, npat))
+			spec_lock(spec, SPEC_MAX, &fb_probes[i], ks, &u);
+	if (check_kernel(bz, sysmap, &u, u.addr[2], why, wlen) == 0) {
+		fb_ksyms_free(ks);
+		return spec;
+	}
+bad:
+	fb_ksyms_free(ks);
+	free(spec);
+	return NULL;
+}
+
+/* ---- after the boot: the counts as rows ---- */
+
+/* The rest of the plugin's line "KEY NAME ..." (after NAME), or NULL. */
+static const char *out_line(const char *out, const char *key, const char *name)
+{
+	size_t kl = strlen(key), nl = strlen(name);
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, kl) && p[kl] == ' ' && !strncmp(p + kl + 1, name, nl) &&
+		    (p[kl + 1 + nl] == ' ' || p[kl + 1 + nl] == '\n'))
+			return p + kl + 1 + nl;
+	return NULL;
+}
+
+/*
+ * The latency of the calls timed to their return, in ns: 2^shift per guest
+ * instruction (-icount shift=N).  0, or -1 if the plugin's lines are bad.
+ */
+static int out_latency(const char *out, const char *name, int shift, struct fb_hist *h,
+		       uint64_t *unmatched)
+{
+	const char *l = out_line(out, "lat", name), *b = out_line(out, "hist", name);
+	unsigned long long c, sum, mn, mx, um, idx, n;
+	int used;
+
+	if (!l || !b || sscanf(l, "%llu %llu %llu %llu %llu", &c, &sum, &mn, &mx, &um) != 5)
+		return -1;
+	h->count = c;
+	h->sum = sum << shift;
+	h->min = mn << shift;
+	h->max = mx << shift;
+	*unmatched = um;
+	while (sscanf(b, " %llu:%llu%n", &idx, &n, &used) == 2 && idx < FB_NBUCKETS) {
+		/* a bucket of v is the bucket of v << shift only for shift 0 */
+		if (shift)
+			h->buckets[fb_bucket(fb_bucket_lo((unsigned int)idx) << shift)] += n;
+		else
+			h->buckets[idx] += n;
+		b += used;
+	}
+	return 0;
+}
+
+/*
+ * Accesses by fns' (comma-separated) lock instructions to the word at addr;
+ * -1 if the plugin left the word out (not among the busiest it wrote) or
+ * its table of words filled up.
+ */
+static int64_t lock_count(const char *out, const char *fns, uint64_t addr)
+{
+	unsigned long long a, c, left = 0, min = 0;
+	const char *t = strstr(out, "\nlocktop ");
+	int64_t sum = 0;
+	int seen = 0;
+	char fn[64];
+
+	for (const char *p = strstr(out, "\nlockaddr "); p; p = strstr(p + 1, "\nlockaddr ")) {
+		size_t l;
+
+		if (sscanf(p, "\nlockaddr %63s %llx %llu", fn, &a, &c) != 3 || a != addr)
+			continue;
+		l = strlen(fn);
+		seen = 1;
+		for (const char *f = fns; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
+			if (!strncmp(f, fn, l) && (f[l] == ',' || !f[l]))
+				sum += (int64_t)c;
+	}
+	if (!t || sscanf(t, "\nlocktop %llu %llu\nlockfull %llu", &left, &min, &a) != 3 || a)
+		return -1;	/* a full table: any word's count may be short */
+	return !seen && left ? -1 : sum;
+}
+
+/* A row's instance as the BPF row of that name in r resolved it ("instance 0x..."). */
+static uint64_t bpf_instance(const struct fb_result *r, const char *name)
+{
+	const struct fb_probe_result *p = fb_result_probe(r, name);
+	const char *i = p ? strstr(p->reason, "instance 0x") : NULL;
+
+	return i ? strtoull(i + strlen("instance "), NULL, 16) : 0;
+}
+
+static struct fb_probe_result *new_row(struct fb_result *r, const char *name, char *why,
+				       size_t wlen)
+{
+	const struct fb_probe_def *d = fb_probe_find(name);
+	struct fb_probe_result *p;
+
+	if (r->nprobes == FB_MAX_PROBES) {
+		fb_fmt(why, wlen, "more than %d rows", FB_MAX_PROBES);
+		return NULL;
+	}
+	p = &r->probes[r->nprobes++];
+	memset(p, 0, sizeof(*p));
+	fb_fmt(p->name, sizeof(p->name), fb_result_probe(r, name) ? "%s@plugin" : "%s", name);
+	fb_fmt(p->series, sizeof(p->series), "%s", d ? d->series : "-");
+	fb_fmt(p->gate, sizeof(p->gate), "%s", d && d->gate ? d->gate : "");
+	p->kind = d ? d->kind : FB_FUNC;
+	fb_fmt(p->method, sizeof(p->method), "plugin");
+	return p;
+}
+
+/* One spec line ("func ..." or "# unavailable ...") as a row of r. */
+static int merge_line(struct fb_result *r, const char *line, const char *out, int shift,
+		      char *why, size_t wlen)
+{
+	char name[64], sym[64], note[192];
+	struct fb_probe_result *p;
+	unsigned long long win = 0, boot = 0;
+	uint64_t addr, unmatched = 0;
+	const char *f;
+	int64_t n;
+
+	if (sscanf(line, "func %63s %" SCNx64 " %63s", name, &addr, sym) == 3) {
+		f = out_line(out, "func", name);
+		if (!f || sscanf(f, "%llu %llu", &win, &boot) != 2) {
+			fb_fmt(why, wlen, "the plugin's counts lack %s", name);
+			return -1;
+		}
+		if (!(p = new_row(r, name, why, wlen)))
+			return -1;
+		p->status = FB_ATTACHED;
+		fb_fmt(p->symbol, sizeof(p->symbol), "%s", sym);
+		p->nstats = 2;
+		fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "latency");
+		fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "ns");
+		fb_fmt(p->stats[1].name, sizeof(p->stats[1].name), "calls");
+		fb_fmt(p->stats[1].h.unit, sizeof(p->stats[1].h.unit), "calls");
+		p->stats[1].h.count = win;
+		if (out_latency(out, name, shift, &p->stats[0].h, &unmatched) < 0) {
+			fb_fmt(why, wlen, "the plugin's latency of %s is unreadable", name);
+			return -1;
+		}
+		fb_fmt(p->reason, sizeof(p->reason), "entries of %s at 0x%" PRIx64 " in the "
+		       "windows (%llu in the boot), timed in guest instructions to a ret in its "
+		       "body; %" PRIu64 " not timed (left by a tail call)", sym, addr, boot,
+		       unmatched);
+		return 0;
+	}
+	if (sscanf(line, "# lock %63s %63s %" SCNx64, name, sym, &addr) == 3 ||
+	    sscanf(line, "# lock %63s %63s -", name, sym) == 2) {
+		if (strstr(line, " -\n"))	/* behind a pointer: as the BPF row found it */
+			addr = bpf_instance(r, name);
+		if (!(p = new_row(r, name, why, wlen)))
+			return -1;
+		fb_fmt(p->symbol, sizeof(p->symbol), "%s", sym);
+		if (!addr) {
+			p->status = FB_UNAVAILABLE;
+			fb_fmt(p->reason, sizeof(p->reason), "its instance is behind a pointer the "
+			       "host cannot read (with --observer both the BPF row resolves it)");
+			return 0;
+		}
+		n = lock_count(out, sym, addr);
+		if (n < 0) {
+			p->status = FB_UNAVAILABLE;
+			fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 ": not among the "
+			       "lock words the plugin wrote out (the busiest 512), or its table of "
+			       "lock words filled up", addr);
+			return 0;
+		}
+		p->status = FB_ATTACHED;
+		p->nstats = 1;
+		fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "acquire");
+		fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "calls");
+		p->stats[0].h.count = (uint64_t)n;
+		fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 "; acquire: calls of "
+		       "%s whose atomic took that lock word, in the windows (no hold or wait "
+		       "times)", addr, sym);
+		return 0;
+	}
+	if (sscanf(line, "# unavailable %63s %191[^\n]", name, note) == 2) {
+		if (!(p = new_row(r, name, why, wlen)))
+			return -1;
+		p->status = FB_UNAVAILABLE;
+		fb_fmt(p->symbol, sizeof(p->symbol), "-");
+		fb_fmt(p->reason, sizeof(p->reason), "%s", note);
+	}
+	return 0;
+}
+
+int fb_obsplugin_merge(const char *spec, const char *out_path, const char *results, int shift,
+		       char *why, size_t wlen)
+{
+	char *out = malloc(OUT_MAX), err[256];
+	unsigned long long on = 0, off = 0;
+	struct fb_result *r;
+	const char *p, *m;
+	int ret = 0;
+
+	if (!out || fb_read_file(out_path, out, OUT_MAX) <= 0 || strncmp(out, "fbobs 2\n", 8)) {
+		fb_fmt(why, wlen, "the plugin wrote no counts (%s)", out_path);
+		free(out);
+		return -1;
+	}
+	m = strstr(out, "\nmarks ");
+	if (!m || sscanf(m, "\nmarks %llu %llu", &on, &off) != 2 || !on || on != off) {
+		fb_fmt(why, wlen, "the plugin saw %llu window openings and %llu closings: the "
+		       "guest command was not `foliobench run`, or it ran no workload", on, off);
+		free(out);
+		return -1;
+	}
+	r = fb_result_load(results, err, sizeof(err));
+	if (!r) {
+		fb_fmt(why, wlen, "%s", err);
+		free(out);
+		return -1;
+	}
+	for (p = spec; p && *p && !ret; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		ret = merge_line(r, p, out, shift, why, wlen);
+	if (!ret) {
+		fb_extra_set(r, "plugin.marks_on", (double)on);
+		fb_extra_set(r, "plugin.marks_off", (double)off);
+		ret = fb_result_save(r, results) < 0 ? -1 : 0;
+		if (ret)
+			fb_fmt(why, wlen, "cannot rewrite %s", results);
+	}
+	free(r);
+	free(out);
+	return ret;
+}
