@@ -119,7 +119,7 @@ $(OUT)/sim/%: tests/sim/%.c $(T_DEPS_test_compare) $(wildcard tests/sim/*.h) | $
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-# host tests in C: root, BPF on this kernel; run by tests/host-test.sh, not
+# host tests in C: root, BPF on this kernel; run by tests/host/host-test.sh, not
 # by the unit group
 HOST_BINS := $(patsubst tests/host/%.c,$(OUT)/host/%,$(wildcard tests/host/*.c))
 $(OUT)/host/%: tests/host/%.c $(LIB_OBJS) tests/unit/tap.h | $(OUT)

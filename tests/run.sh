@@ -10,7 +10,7 @@
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
 #   slurm     a single-node Slurm (munged, slurmctld, slurmd) started and
-#             stopped by tests/slurm-test.sh: scripts/slurm/ runs 2 shards,
+#             stopped by tests/slurm/slurm-test.sh: scripts/slurm/ runs 2 shards,
 #             merges and gates (needs the baseline perf kernel built)
 #
 # FB_TESTS="unit host" limits the groups (default: all).  Each check prints
@@ -36,19 +36,19 @@ run_group() {
 		bash tests/fuzz/run.sh "${FUZZ_SECONDS:-30}"
 		;;
 	host)
-		bash tests/host-test.sh
-		bash tests/history-test.sh
-		bash tests/report-test.sh
-		bash tests/gate-ci-test.sh
-		bash tests/bad-input.sh
-		bash tests/merge-test.sh
-		bash tests/lava-test.sh
+		bash tests/host/host-test.sh
+		bash tests/host/history-test.sh
+		bash tests/host/report-test.sh
+		bash tests/host/gate-ci-test.sh
+		bash tests/host/bad-input.sh
+		bash tests/host/merge-test.sh
+		bash tests/host/lava-test.sh
 		;;
 	guest)
 		bash tests/guest/run.sh
 		;;
 	slurm)
-		bash tests/slurm-test.sh
+		bash tests/slurm/slurm-test.sh
 		;;
 	*)
 		echo "not ok - unknown test group $g"
