@@ -113,7 +113,8 @@ $(OUT)/tests/%: tests/unit/%.c $$(or $$(T_DEPS_$$*),$$(LIB_OBJS)) \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-# simulations on synthetic rounds (not run by the tests; see each file's head)
+# studies (synthetic rounds, pools of real ones): built by `make unit` so
+# they keep compiling, never run by make test (see each file's head)
 $(OUT)/sim/%: tests/sim/%.c $(T_DEPS_test_compare) $(wildcard tests/sim/*.h) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
