@@ -6,7 +6,8 @@
 #   host      `foliobench run` on this host: degrades per probe, cleans up,
 #             stops on SIGTERM/SIGHUP/SIGINT; the bad-input table (bad-input.tsv);
 #             `foliobench history` on the rounds archived in reports/;
-#             `foliobench merge` on synthetic shards; the LAVA job template
+#             `foliobench merge` on synthetic shards; the LAVA job template;
+#             the lines this script and .ci/run end with (tests/host/*.sh)
 #   guest     kernels built (cached), booted under qemu, probes checked
 #             against workload counts (tests/guest/*.sh)
 #   slurm     a single-node Slurm (munged, slurmctld, slurmd) started and
@@ -14,7 +15,8 @@
 #             merges and gates (needs the baseline perf kernel built)
 #
 # FB_TESTS="unit host" limits the groups (default: all).  Each check prints
-# `ok - ...` or `not ok - ...`; the last line is `N passed, N failed`.
+# `ok - ...` or `not ok - ...`; then a table (group, tests, failed,
+# seconds) and, last, `N passed, N failed`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export FB_REPO=$PWD
@@ -43,6 +45,7 @@ run_group() {
 		bash tests/host/bad-input.sh
 		bash tests/host/merge-test.sh
 		bash tests/host/lava-test.sh
+		bash tests/host/ci-test.sh
 		;;
 	guest)
 		bash tests/guest/run.sh
@@ -56,10 +59,18 @@ run_group() {
 	esac
 }
 
+count() { grep -cE "^${2:-}ok( [0-9]+)? - " "$1"; }
 for g in $groups; do
-	run_group "$g" 2>&1 | tee -a "$log/all"
+	t0=$SECONDS
+	run_group "$g" 2>&1 | tee "$log/$g"
+	cat "$log/$g" >>"$log/all"
+	echo "$g $(count "$log/$g") $(count "$log/$g" 'not ') $(( SECONDS - t0 ))" >>"$log/table"
 done
-pass=$(grep -cE '^ok( [0-9]+)? - ' "$log/all")
-fail=$(grep -cE '^not ok( [0-9]+)? - ' "$log/all")
+# one row per group: its checks (ok + not ok), the failed ones, its time
+awk '{ printf "%-8s %6d %7d %8d\n", $1, $2 + $3, $3, $4; n += $2 + $3; f += $3; s += $4 }
+     BEGIN { printf "%-8s %6s %7s %8s\n", "group", "tests", "failed", "seconds" }
+     END { printf "%-8s %6d %7d %8d\n", "total", n, f, s }' "$log/table"
+pass=$(count "$log/all")
+fail=$(count "$log/all" 'not ')
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]
