@@ -24,12 +24,72 @@ repo=$PWD
 fb=$repo/foliobench
 res=$repo/results/tests-$$
 mkdir -p "$res"
-trap 'rm -rf "$res"' EXIT
 ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; }
 
+# ---- kernels built in the background ----
+# An icount guest is one TCG thread, so during most guest phases one of
+# CI's 2 CPUs idles.  bg_build NAME ARM:FLAVOUR... builds those kernels there,
+# one after the other (nice 19; kernel-build.sh
+# gives each build directory its own worktree and lock, so a lockstat
+# build does not hold up the perf arm switches), bg_wait NAME joins it
+# (its kernels are then cached, or the foreground build says why not),
+# bg_stop NAME stops it (the budget said no, or this script ends).
+# FB_BG_BUILD=0: no background builds (each flavour builds when it starts).
+declare -A bg_pid
+bg_build() {
+	local name=$1
+	shift
+	[ "${FB_BG_BUILD:-1}" = 1 ] || return 0
+	bg_job "$@" >/dev/null 2>"$res/bg-$name.log" </dev/null &
+	bg_pid[$name]=$!
+	echo "# time: $(date -u +%T), building the $name kernels in the background (nice 19): $*"
+}
+# (a subshell; on SIGTERM it stops the build in progress: kernel-build.sh
+# stops its make and compilers)
+bg_job() {
+	local spec child=
+	trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; wait; exit 143' TERM
+	for spec; do
+		nice -n 19 scripts/kernel-build.sh "${spec%%:*}" "${spec#*:}" >/dev/null &
+		child=$!
+		wait "$child" || exit
+	done
+}
+bg_wait() {
+	local pid=${bg_pid[$1]:-} t0=$SECONDS rc
+	[ -n "$pid" ] || return 0
+	kill -0 "$pid" 2>/dev/null && echo "# time: $(date -u +%T), waiting for the $1 kernels' background build"
+	wait "$pid"
+	rc=$?
+	unset "bg_pid[$1]"
+	echo "# time: $(date -u +%T), the $1 kernels' background build done (exit $rc, waited $((SECONDS - t0)) s)"
+	[ $rc = 0 ] || tail -5 "$res/bg-$1.log" | sed 's/^/#   /'
+}
+bg_stop() {
+	local pid=${bg_pid[$1]:-}
+	[ -n "$pid" ] || return 0
+	kill -TERM "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	unset "bg_pid[$1]"
+	echo "# time: $(date -u +%T), the $1 kernels' background build stopped"
+}
+# bg_eta NAME: seconds left of its build in progress (its last ETA), or nothing
+bg_eta() {
+	[ -n "${bg_pid[$1]:-}" ] || return 0
+	sed -n 's/.* ETA \([0-9]*\)m\([0-9]*\)s$/\1 * 60 + \2/p' "$res/bg-$1.log" 2>/dev/null |
+		tail -1 | { read -r e && echo $(( e )); }
+}
+trap 'for n in "${!bg_pid[@]}"; do bg_stop "$n" >/dev/null; done; rm -rf "$res"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
 kernel() {	# kernel ARM FLAVOUR: build (cached) and print the directory
 	"$fb" kernel build --arm "$1" --flavour "$2" 2>"$res/build-$1-$2.log" | tail -1
+}
+lockstat_cached() {
+	[ -f "$(scripts/kernel-build.sh --print baseline lockstat)/bzImage" ] &&
+		[ -f "$(scripts/kernel-build.sh --print patched lockstat)/bzImage" ]
 }
 
 bash tests/guest/stock-test.sh "$res"
@@ -43,6 +103,10 @@ else
 	tail -20 "$res/build-baseline-perf.log" | sed 's/^/#   /'
 	exit 0
 fi
+
+# the lockstat kernels (a second config: a cold build) while the perf
+# flavour's guests run; joined before the lockstat flavour's checks
+lockstat_cached || [ "${FB_LOCKSTAT:-1}" = 0 ] || bg_build lockstat baseline:lockstat patched:lockstat
 
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
@@ -75,12 +139,14 @@ bash tests/guest/series-test.sh "$res"
 
 # ---- the lockstat flavour (lockdep + lock_stat) ----
 # Two more kernels, one of them a cold build of a second config (no object
-# is shared with the perf flavour: ~1.3x the perf build, README "Cost").
+# is shared with the perf flavour: ~1.3x the perf build, docs/cost.md),
+# built in the background since the baseline perf kernel was (above).
 # FB_LOCKSTAT: 1 (default) builds them if needed and runs their tests; 0
 # skips them; auto (for a machine slower than ours) runs them when both are cached, or
-# when building them still fits the CI budget: FB_CI_START (epoch s) +
-# FB_CI_BUDGET (s) against 1.3x this machine's baseline perf build time
-# plus 15 minutes of arm switch and guests.
+# when the rest of their build still fits the CI budget: FB_CI_START (epoch s) +
+# FB_CI_BUDGET (s) against the background build's ETA, else 1.3x this
+# machine's baseline perf build time, plus 15 minutes of arm switch and
+# guests; when it does not, the background build is stopped.
 # budget_go NAME SETTING EST CACHED VAR: the FB_LOCKSTAT / FB_DRM decision.
 # SETTING 0 skips, 1 runs, auto runs when CACHED is 1 or when EST seconds
 # of building still fit FB_CI_START + FB_CI_BUDGET; says why when it skips.
@@ -103,10 +169,12 @@ budget_go() {
 	return 1
 }
 lockstat_go() {
-	local b p est cached=0
-	b=$(scripts/kernel-build.sh --print baseline lockstat) p=$(scripts/kernel-build.sh --print patched lockstat)
-	[ -f "$b/bzImage" ] && [ -f "$p/bzImage" ] && cached=1
+	local b est cached=0 eta
+	b=$(scripts/kernel-build.sh --print baseline lockstat)
+	lockstat_cached && cached=1
 	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 900 ))
+	eta=$(bg_eta lockstat)
+	[ -n "$eta" ] && est=$(( eta + 900 ))
 	[ -f "$b/bzImage" ] && est=900
 	budget_go "lockstat flavour" "${FB_LOCKSTAT:-1}" "$est" "$cached" FB_LOCKSTAT
 }
@@ -140,19 +208,33 @@ lockstat_flavour() {
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
 # boot (483 objects recompiled, a third of a cold build; README "Cost").
+# Built in the background during the lockstat flavour's guests (the perf
+# build directory is free then), joined before its boot.
 drm_go() {
-	local d cached=0
+	local d cached=0 est eta
 	d=$(scripts/kernel-build.sh --print patched drm)
 	[ -f "$d/bzImage" ] && cached=1
-	budget_go "drm flavour" "${FB_DRM:-1}" \
-		$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 )) "$cached" FB_DRM
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 ))
+	eta=$(bg_eta drm)
+	[ -n "$eta" ] && est=$(( eta + 120 ))
+	budget_go "drm flavour" "${FB_DRM:-1}" "$est" "$cached" FB_DRM
 }
 
 echo "# time: $(date -u +%T), the perf-flavour checks done"
-lockstat_go && lockstat_flavour
+[ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
+	bg_build drm patched:drm
+if lockstat_go; then
+	bg_wait lockstat
+	lockstat_flavour
+else
+	bg_stop lockstat
+fi
 # after the lockstat flavour: that one has more checks, and the budget
 # goes to it first
 if drm_go; then
+	bg_wait drm
 	bash tests/guest/drm-test.sh "$res"
 	echo "# time: $(date -u +%T), the drm-flavour checks done"
+else
+	bg_stop drm
 fi
