@@ -29,29 +29,30 @@ nok() { echo "not ok - $*"; }
 
 # ---- kernels built in the background ----
 # An icount guest is one TCG thread, so during most guest phases one of
-# CI's 2 CPUs idles.  bg_build NAME ARM:FLAVOUR... builds those kernels there,
-# one after the other (nice 19; kernel-build.sh
+# CI's 2 CPUs idles.  bg_build NAME NICE ARM:FLAVOUR... builds those kernels
+# there, one after the other (nice 19 beside the guests; kernel-build.sh
 # gives each build directory its own worktree and lock, so a lockstat
 # build does not hold up the perf arm switches), bg_wait NAME joins it
 # (its kernels are then cached, or the foreground build says why not),
 # bg_stop NAME stops it (the budget said no, or this script ends).
 # FB_BG_BUILD=0: no background builds (each flavour builds when it starts).
 declare -A bg_pid
-bg_build() {
-	local name=$1
-	shift
+bg_build() {	# bg_build NAME NICE ARM:FLAVOUR...
+	local name=$1 n=$2
+	shift 2
 	[ "${FB_BG_BUILD:-1}" = 1 ] || return 0
-	bg_job "$@" >/dev/null 2>"$res/bg-$name.log" </dev/null &
+	bg_job "$n" "$@" >/dev/null 2>"$res/bg-$name.log" </dev/null &
 	bg_pid[$name]=$!
-	echo "# time: $(date -u +%T), building the $name kernels in the background (nice 19): $*"
+	echo "# time: $(date -u +%T), building the $name kernels in the background (nice $n): $*"
 }
 # (a subshell; on SIGTERM it stops the build in progress: kernel-build.sh
 # stops its make and compilers)
 bg_job() {
-	local spec child=
+	local n=$1 spec child=
+	shift
 	trap '[ -n "$child" ] && kill -TERM "$child" 2>/dev/null; wait; exit 143' TERM
 	for spec; do
-		nice -n 19 scripts/kernel-build.sh "${spec%%:*}" "${spec#*:}" >/dev/null &
+		nice -n "$n" scripts/kernel-build.sh "${spec%%:*}" "${spec#*:}" >/dev/null &
 		child=$!
 		wait "$child" || exit
 	done
@@ -92,9 +93,13 @@ lockstat_cached() {
 		[ -f "$(scripts/kernel-build.sh --print patched lockstat)/bzImage" ]
 }
 
+# the baseline perf kernel (cold: the longest build) while the stock
+# kernels are fetched and booted; at full priority: everything waits for it
+[ -f "$(scripts/kernel-build.sh --print baseline perf)/bzImage" ] || bg_build perf 0 baseline:perf
 bash tests/guest/stock-test.sh "$res"
 echo "# time: $(date -u +%T), the stock-kernel checks done"
 
+bg_wait perf
 base=$(kernel baseline perf)
 if [ -f "$base/bzImage" ]; then
 	ok "baseline perf kernel built ($(cat "$base/build-seconds" 2>/dev/null)s when built)"
@@ -106,7 +111,7 @@ fi
 
 # the lockstat kernels (a second config: a cold build) while the perf
 # flavour's guests run; joined before the lockstat flavour's checks
-lockstat_cached || [ "${FB_LOCKSTAT:-1}" = 0 ] || bg_build lockstat baseline:lockstat patched:lockstat
+lockstat_cached || [ "${FB_LOCKSTAT:-1}" = 0 ] || bg_build lockstat 19 baseline:lockstat patched:lockstat
 
 bash tests/guest/vm-test.sh "$base"
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
@@ -222,7 +227,7 @@ drm_go() {
 
 echo "# time: $(date -u +%T), the perf-flavour checks done"
 [ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
-	bg_build drm patched:drm
+	bg_build drm 19 patched:drm
 if lockstat_go; then
 	bg_wait lockstat
 	lockstat_flavour
