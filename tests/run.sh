@@ -46,6 +46,7 @@ run_group() {
 		bash tests/host/merge-test.sh
 		bash tests/host/lava-test.sh
 		bash tests/host/ci-test.sh
+		bash tests/host/bg-test.sh
 		;;
 	guest)
 		bash tests/guest/run.sh
