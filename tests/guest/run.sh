@@ -161,7 +161,7 @@ lockstat_flavour() {
 # builds it if needed and boots it; 0 skips it; auto (a slower machine)
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
-# boot (483 objects recompiled, a third of a cold build; README "Cost").
+# boot (483 objects recompiled, a third of a cold build; docs/cost.md).
 # Built in the background during the lockstat flavour's guests (the perf
 # build directory is free then), joined before its boot.
 drm_go() {
