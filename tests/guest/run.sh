@@ -26,6 +26,10 @@ res=$repo/results/tests-$$
 mkdir -p "$res"
 ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; }
+# mark WHAT: a time line with the seconds since the previous one, so a
+# run's log says where its guest group spent its time (docs/cost.md)
+mark_t=$SECONDS
+mark() { echo "# time: $(date -u +%T), $1 done (+$((SECONDS - mark_t)) s)"; mark_t=$SECONDS; }
 
 # kernels built in the background, beside the guests (bg_build, bg_wait,
 # bg_stop, bg_eta; FB_BG_BUILD=0 turns them off)
@@ -46,10 +50,11 @@ lockstat_cached() {
 # kernels are fetched and booted; at full priority: everything waits for it
 [ -f "$(scripts/kernel-build.sh --print baseline perf)/bzImage" ] || bg_build perf 0 baseline:perf
 bash tests/guest/stock-test.sh "$res"
-echo "# time: $(date -u +%T), the stock-kernel checks done"
+mark "the stock-kernel checks"
 
 bg_wait perf
 base=$(kernel baseline perf)
+mark "baseline perf kernel"
 if [ -f "$base/bzImage" ]; then
 	ok "baseline perf kernel built ($(cat "$base/build-seconds" 2>/dev/null)s when built)"
 else
@@ -63,19 +68,28 @@ fi
 lockstat_cached || [ "${FB_LOCKSTAT:-1}" = 0 ] || bg_build lockstat 19 baseline:lockstat patched:lockstat
 
 bash tests/guest/vm-test.sh "$base"
+mark vm-test
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
+mark core-test
 bash tests/guest/gate-test.sh "$res"
+mark gate-test
 # ab --arm: a patch directory and a git tree at a revision, made by the
 # test from the base source tree, built (arm switches) and gated
 bash tests/guest/arms-test.sh "$res"
+mark arms-test
 bash tests/guest/clock-test.sh "$res"
+mark clock-test
 # BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
 # oops, hang or splat; exact per-node counts)
 patched=$(kernel patched perf)
+mark "patched perf kernel"
 bash tests/guest/lock-test.sh "$base" "$patched" -n 2 | grep -E '^(not )?ok|^#'
+mark lock-test
 bash tests/guest/perpatch-test.sh "$res"
+mark perpatch-test
 # the peers: counts equal to libbpf-tools funclatency, klockstat brackets the lock counts, one boot
 bash tests/guest/peers-test.sh "$base" "$res" | grep -E '^(not )?ok|^#'
+mark peers-test
 # the one-liners, inside a guest, against foliobench's counts.  One vCPU:
 # some scripts put trampolines on busy lock functions (mutex_lock*,
 # down_write, _raw_spin_lock), and under TCG with 2 vCPUs attaching them
@@ -89,7 +103,9 @@ bash tests/guest/peers-test.sh "$base" "$res" | grep -E '^(not )?ok|^#'
 		--only kernfs_new_node --only kernfs_add_one --only kernfs_activate \
 		--only lockdep_list_entry --only get_device_parent 2>&1' | grep -E '^(not )?ok|SKIP|^#' ||
 	nok "bpftrace-test ran"
+mark bpftrace-test
 bash tests/guest/series-test.sh "$res"
+mark series-test
 
 # ---- the lockstat flavour (lockdep + lock_stat) ----
 # Two more kernels, one of them a cold build of a second config (no object
@@ -139,8 +155,10 @@ lockstat_flavour() {
 		[ -f "${k#*:}/bzImage" ] || { nok "${k%%:*} lockstat kernel builds"; tail -20 "$res/build-${k%%:*}-lockstat.log" | sed 's/^/#   /'; }
 	done
 	[ -f "$pls/bzImage" ] || return 0
+	mark "lockstat kernels"
 	# BPF lock rows against /proc/lock_stat, exactly, on the patched lockstat kernel
 	bash tests/guest/lock-test.sh -l "$pls" | grep -E '^(not )?ok|^#'
+	mark "lock-test -l"
 	# the lockdep list-entry one-liner needs the patched lockstat kernel; the
 	# lock one-liners are checked against /proc/lock_stat there
 	if grep -q '^0006-' kernel-patches/folio-pool/series; then
@@ -149,6 +167,7 @@ lockstat_flavour() {
 				bash tests/guest/bpftrace-test.sh --lock-stat --only kernfs_rwsem \
 					--only kernfs_idr_lock --only get_device_parent 2>&1' |
 			grep -E '^(not )?ok|SKIP|^#' || nok "bpftrace-test (lockdep) ran"
+		mark "bpftrace-test (lockdep)"
 	fi
 	[ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
 	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
@@ -174,7 +193,7 @@ drm_go() {
 	budget_go "drm flavour" "${FB_DRM:-1}" "$est" "$cached" FB_DRM
 }
 
-echo "# time: $(date -u +%T), the perf-flavour checks done"
+mark "the perf-flavour checks"
 [ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
 	bg_build drm 19 patched:drm
 if lockstat_go; then
