@@ -182,7 +182,7 @@ lockstat_flavour() {
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
 # boot (483 objects recompiled, a third of a cold build; docs/cost.md).
 # Built in the background during the lockstat flavour's guests (the perf
-# build directory is free then), joined before its boot.
+# build directory is free then: drm_bg below), joined before its boot.
 drm_go() {
 	local d cached=0 est eta
 	d=$(scripts/kernel-build.sh --print patched drm)
@@ -193,14 +193,21 @@ drm_go() {
 	budget_go "drm flavour" "${FB_DRM:-1}" "$est" "$cached" FB_DRM
 }
 
+# The drm build starts once the lockstat kernels are there: while they are
+# still building, both CPUs are busy and the lockstat checks wait for them.
+drm_bg() {
+	[ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
+		bg_build drm 19 patched:drm
+}
+
 mark "the perf-flavour checks"
-[ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
-	bg_build drm 19 patched:drm
 if lockstat_go; then
 	bg_wait lockstat
+	drm_bg
 	lockstat_flavour
 else
 	bg_stop lockstat
+	drm_bg
 fi
 # after the lockstat flavour: that one has more checks, and the budget
 # goes to it first
