@@ -42,7 +42,7 @@ TEST_SRCS := $(wildcard tests/unit/*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(TEST_SRCS))
 SIM_BINS := $(patsubst tests/sim/%.c,$(OUT)/sim/%,$(wildcard tests/sim/*.c))
 
-.PHONY: all clean deps test unit sim kernels fuzz vmlinux-h plugin
+.PHONY: all clean deps test unit sim kernels fuzz print-fuzz-srcs vmlinux-h plugin
 all: foliobench plugin
 
 foliobench: $(LOADER_OBJS)
@@ -116,19 +116,36 @@ $(OUT)/tests/%: tests/unit/%.c $$(or $$(T_DEPS_$$*),$$(LIB_OBJS)) \
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-# simulations on synthetic rounds (not run by the tests; see each file's head)
+# studies (synthetic rounds, pools of real ones): built by `make unit` so
+# they keep compiling, never run by make test (see each file's head)
 $(OUT)/sim/%: tests/sim/%.c $(T_DEPS_test_compare) $(wildcard tests/sim/*.h) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/sim -o $@ $(filter %.c %.o,$^) $(LDLIBS)
 
-# host tests in C: root, BPF on this kernel; run by tests/host-test.sh, not
+# host tests in C: root, BPF on this kernel; run by tests/host/host-test.sh, not
 # by the unit group
 HOST_BINS := $(patsubst tests/host/%.c,$(OUT)/host/%,$(wildcard tests/host/*.c))
 $(OUT)/host/%: tests/host/%.c $(LIB_OBJS) tests/unit/tap.h | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $(filter %.c %.o,$^) $(LDLIBS)
+
+# The fuzzers (tests/fuzz/run.sh, clang + sanitizers) compile the floors
+# from source: the same lists the unit tests link, so a file split off one
+# of them is fuzzed as it is unit-tested, and cannot break the fuzz build.
+# `make -s print-fuzz-srcs`: one line per fuzzer, NAME: SOURCES, then
+# ldlibs: LIBRARIES.  A fuzzer with no FUZZ_DEPS_ line gets every floor.
+FUZZ_DEPS_fuzz_results := $(T_DEPS_test_results)
+FUZZ_DEPS_fuzz_compare := $(T_DEPS_test_compare)
+FUZZ_DEPS_fuzz_rounds := $(T_DEPS_test_rounds)
+FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/*.c))
+print-fuzz-srcs:
+	@$(foreach f,$(FUZZ_NAMES),echo '$(f): $(sort $(patsubst $(O)/%.o,loader/%.c,$(or $(FUZZ_DEPS_$(f)),$(LIB_OBJS))))';)
+	@echo 'ldlibs: $(LDLIBS)'
+
+fuzz:
+	$(Q)bash tests/fuzz/run.sh
 
 $(OUT):
 	$(Q)mkdir -p $(OUT)/loader $(OUT)/tests

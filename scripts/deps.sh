@@ -13,17 +13,17 @@ pkgs=(
 	libbpf-tools bpfcc-tools linux-perf
 	# history tests: the DB checked with the sqlite3 CLI, the reader's RSS with time
 	sqlite3 time
-	# failing and interrupted writes injected (tests/outputs-test.sh)
+	# failing and interrupted writes injected (tests/host/outputs-test.sh)
 	strace
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git
-	# sharded runs: a single-node Slurm for tests/slurm-test.sh (scripts/slurm);
+	# sharded runs: a single-node Slurm for tests/slurm/slurm-test.sh (scripts/slurm);
 	# nothing is started by the install (the test starts and stops its own)
 	slurm-wlm munge
 	# the LAVA job template's schema check (scripts/lava/validate.py)
 	lava-common
-	# a real JUnit reader for the gate's --junit XML (tests/gate-ci-test.sh)
+	# a real JUnit reader for the gate's --junit XML (tests/host/gate-ci-test.sh)
 	python3-junitparser
 )
 missing=()

@@ -33,7 +33,8 @@
 # All arms share one git worktree and one out-of-tree build directory per
 # flavour (a flavour file may name another's: "builddir: perf"), so
 # switching arms recompiles only what the series touch; ccache (with a
-# fixed base directory) catches the rest.
+# fixed base directory) catches the rest.  Builds in one build directory
+# take turns (a lock); two build directories build at once.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -224,7 +225,16 @@ src=${src:-$("$here/scripts/kernel-src.sh")}
 git -C "$src" rev-parse -q --verify HEAD >/dev/null || die "$src is not a git tree (KSRC must be one)"
 work=$cache/work
 mkdir -p "$work" "$cache/kernels" "$cache/ccache"
-exec 9>"$work/.lock"
+# One source worktree, build directory and lock per build directory: the
+# perf flavour's (drm builds there too) are work/linux, work/build-perf and
+# work/.lock, as before; another (lockstat) has work/linux-lockstat,
+# work/build-lockstat and work/.lock-lockstat, so it builds while perf arms
+# are switched and built beside it (tests/guest/run.sh builds the lockstat
+# kernels in the background during the perf flavour's guests).
+bd=${bdir:-$flavour}
+wt=$work/linux lock=$work/.lock
+[ "$bd" = perf ] || wt=$work/linux-$bd lock=$work/.lock-$bd
+exec 9>"$lock"
 flock 9
 # Another build (a second `ab`, a shard) may have made it while we waited.
 if [ -f "$dest/bzImage" ]; then
@@ -232,7 +242,6 @@ if [ -f "$dest/bzImage" ]; then
 	exit 0
 fi
 
-wt=$work/linux
 if [ ! -e "$wt/.git" ]; then
 	log "creating worktree $wt"
 	git -C "$src" worktree prune
@@ -283,7 +292,7 @@ else
 	log "$arm: ${#patches[@]} patches applied"
 fi
 
-obj=$work/build-${bdir:-$flavour}
+obj=$work/build-$bd
 mkdir -p "$obj"
 export CCACHE_DIR=$cache/ccache CCACHE_BASEDIR=$work CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export CCACHE_COMPILERCHECK=content

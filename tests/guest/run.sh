@@ -25,18 +25,37 @@ repo=$PWD
 fb=$repo/foliobench
 res=$repo/results/tests-$$
 mkdir -p "$res"
-trap 'rm -rf "$res"' EXIT
 ok() { echo "ok - $*"; }
 nok() { echo "not ok - $*"; }
+# mark WHAT: a time line with the seconds since the previous one, so a
+# run's log says where its guest group spent its time (docs/costs.md)
+mark_t=$SECONDS
+mark() { echo "# time: $(date -u +%T), $1 done (+$((SECONDS - mark_t)) s)"; mark_t=$SECONDS; }
+
+# kernels built in the background, beside the guests (bg_build, bg_wait,
+# bg_stop, bg_eta; FB_BG_BUILD=0 turns them off)
+. tests/guest/bg.sh
+trap 'bg_stop_all; rm -rf "$res"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 
 kernel() {	# kernel ARM FLAVOUR: build (cached) and print the directory
 	"$fb" kernel build --arm "$1" --flavour "$2" 2>"$res/build-$1-$2.log" | tail -1
 }
+lockstat_cached() {
+	[ -f "$(scripts/kernel-build.sh --print baseline lockstat)/bzImage" ] &&
+		[ -f "$(scripts/kernel-build.sh --print patched lockstat)/bzImage" ]
+}
 
+# the baseline perf kernel (cold: the longest build) while the stock
+# kernels are fetched and booted; at full priority: everything waits for it
+[ -f "$(scripts/kernel-build.sh --print baseline perf)/bzImage" ] || bg_build perf 0 baseline:perf
 bash tests/guest/stock-test.sh "$res"
-echo "# time: $(date -u +%T), the stock-kernel checks done"
+mark "the stock-kernel checks"
 
+bg_wait perf
 base=$(kernel baseline perf)
+mark "baseline perf kernel"
 if [ -f "$base/bzImage" ]; then
 	ok "baseline perf kernel built ($(cat "$base/build-seconds" 2>/dev/null)s when built)"
 else
@@ -45,22 +64,36 @@ else
 	exit 0
 fi
 
+# the lockstat kernels (a second config: a cold build) while the perf
+# flavour's guests run; joined before the lockstat flavour's checks
+lockstat_cached || [ "${FB_LOCKSTAT:-1}" = 0 ] || bg_build lockstat 19 baseline:lockstat patched:lockstat
+
 bash tests/guest/vm-test.sh "$base"
+mark vm-test
 FB_KERNEL=$base bash tests/guest/core-test.sh "$res"
+mark core-test
 bash tests/guest/gate-test.sh "$res"
+mark gate-test
 # ab --arm: a patch directory and a git tree at a revision, made by the
 # test from the base source tree, built (arm switches) and gated
 bash tests/guest/arms-test.sh "$res"
+mark arms-test
 bash tests/guest/clock-test.sh "$res"
+mark clock-test
 # the TCG plugin observer: its counts = the BPF rows' = the workloads' (#39)
 bash tests/guest/observer-test.sh "$res" "$base"
+mark observer-test
 # BPF lock rows: sysfs with every lock row attached, 2 boots per kernel (no
 # oops, hang or splat; exact per-node counts)
 patched=$(kernel patched perf)
+mark "patched perf kernel"
 bash tests/guest/lock-test.sh "$base" "$patched" -n 2 | grep -E '^(not )?ok|^#'
+mark lock-test
 bash tests/guest/perpatch-test.sh "$res"
+mark perpatch-test
 # the peers: counts equal to libbpf-tools funclatency, klockstat brackets the lock counts, one boot
 bash tests/guest/peers-test.sh "$base" "$res" | grep -E '^(not )?ok|^#'
+mark peers-test
 # the one-liners, inside a guest, against foliobench's counts.  One vCPU:
 # some scripts put trampolines on busy lock functions (mutex_lock*,
 # down_write, _raw_spin_lock), and under TCG with 2 vCPUs attaching them
@@ -74,16 +107,20 @@ bash tests/guest/peers-test.sh "$base" "$res" | grep -E '^(not )?ok|^#'
 		--only kernfs_new_node --only kernfs_add_one --only kernfs_activate \
 		--only lockdep_list_entry --only get_device_parent 2>&1' | grep -E '^(not )?ok|SKIP|^#' ||
 	nok "bpftrace-test ran"
+mark bpftrace-test
 bash tests/guest/series-test.sh "$res"
+mark series-test
 
 # ---- the lockstat flavour (lockdep + lock_stat) ----
 # Two more kernels, one of them a cold build of a second config (no object
-# is shared with the perf flavour: ~1.3x the perf build, docs/costs.md).
+# is shared with the perf flavour: ~1.3x the perf build, docs/costs.md),
+# built in the background since the baseline perf kernel was (above).
 # FB_LOCKSTAT: 1 (default) builds them if needed and runs their tests; 0
 # skips them; auto (for a machine slower than ours) runs them when both are cached, or
-# when building them still fits the CI budget: FB_CI_START (epoch s) +
-# FB_CI_BUDGET (s) against 1.3x this machine's baseline perf build time
-# plus 15 minutes of arm switch and guests.
+# when the rest of their build still fits the CI budget: FB_CI_START (epoch s) +
+# FB_CI_BUDGET (s) against the background build's ETA, else 1.3x this
+# machine's baseline perf build time, plus 15 minutes of arm switch and
+# guests; when it does not, the background build is stopped.
 # budget_go NAME SETTING EST CACHED VAR: the FB_LOCKSTAT / FB_DRM decision.
 # SETTING 0 skips, 1 runs, auto runs when CACHED is 1 or when EST seconds
 # of building still fit FB_CI_START + FB_CI_BUDGET; says why when it skips.
@@ -106,10 +143,12 @@ budget_go() {
 	return 1
 }
 lockstat_go() {
-	local b p est cached=0
-	b=$(scripts/kernel-build.sh --print baseline lockstat) p=$(scripts/kernel-build.sh --print patched lockstat)
-	[ -f "$b/bzImage" ] && [ -f "$p/bzImage" ] && cached=1
+	local b est cached=0 eta
+	b=$(scripts/kernel-build.sh --print baseline lockstat)
+	lockstat_cached && cached=1
 	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 900 ))
+	eta=$(bg_eta lockstat)
+	[ -n "$eta" ] && est=$(( eta + 900 ))
 	[ -f "$b/bzImage" ] && est=900
 	budget_go "lockstat flavour" "${FB_LOCKSTAT:-1}" "$est" "$cached" FB_LOCKSTAT
 }
@@ -120,8 +159,10 @@ lockstat_flavour() {
 		[ -f "${k#*:}/bzImage" ] || { nok "${k%%:*} lockstat kernel builds"; tail -20 "$res/build-${k%%:*}-lockstat.log" | sed 's/^/#   /'; }
 	done
 	[ -f "$pls/bzImage" ] || return 0
+	mark "lockstat kernels"
 	# BPF lock rows against /proc/lock_stat, exactly, on the patched lockstat kernel
 	bash tests/guest/lock-test.sh -l "$pls" | grep -E '^(not )?ok|^#'
+	mark "lock-test -l"
 	# the lockdep list-entry one-liner needs the patched lockstat kernel; the
 	# lock one-liners are checked against /proc/lock_stat there
 	if grep -q '^0006-' kernel-patches/folio-pool/series; then
@@ -130,6 +171,7 @@ lockstat_flavour() {
 				bash tests/guest/bpftrace-test.sh --lock-stat --only kernfs_rwsem \
 					--only kernfs_idr_lock --only get_device_parent 2>&1' |
 			grep -E '^(not )?ok|SKIP|^#' || nok "bpftrace-test (lockdep) ran"
+		mark "bpftrace-test (lockdep)"
 	fi
 	[ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
 	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
@@ -143,19 +185,40 @@ lockstat_flavour() {
 # boots it when it is cached, or when building it still fits the CI
 # budget: 0.5x this machine's baseline perf build plus 2 minutes for the
 # boot (483 objects recompiled, a third of a cold build; docs/costs.md).
+# Built in the background during the lockstat flavour's guests (the perf
+# build directory is free then: drm_bg below), joined before its boot.
 drm_go() {
-	local d cached=0
+	local d cached=0 est eta
 	d=$(scripts/kernel-build.sh --print patched drm)
 	[ -f "$d/bzImage" ] && cached=1
-	budget_go "drm flavour" "${FB_DRM:-1}" \
-		$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 )) "$cached" FB_DRM
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 ))
+	eta=$(bg_eta drm)
+	[ -n "$eta" ] && est=$(( eta + 120 ))
+	budget_go "drm flavour" "${FB_DRM:-1}" "$est" "$cached" FB_DRM
 }
 
-echo "# time: $(date -u +%T), the perf-flavour checks done"
-lockstat_go && lockstat_flavour
+# The drm build starts once the lockstat kernels are there: while they are
+# still building, both CPUs are busy and the lockstat checks wait for them.
+drm_bg() {
+	[ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
+		bg_build drm 19 patched:drm
+}
+
+mark "the perf-flavour checks"
+if lockstat_go; then
+	bg_wait lockstat
+	drm_bg
+	lockstat_flavour
+else
+	bg_stop lockstat
+	drm_bg
+fi
 # after the lockstat flavour: that one has more checks, and the budget
 # goes to it first
 if drm_go; then
+	bg_wait drm
 	bash tests/guest/drm-test.sh "$res"
 	echo "# time: $(date -u +%T), the drm-flavour checks done"
+else
+	bg_stop drm
 fi

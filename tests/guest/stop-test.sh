@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/guest/stop-test.sh KERNEL_DIR - tests/stop-test.sh on the sysfs
+# tests/guest/stop-test.sh KERNEL_DIR - tests/host/stop-test.sh on the sysfs
 # workload inside a guest (netdevsim: the host kernel has none): SIGTERM,
 # SIGHUP, SIGINT, SIGKILL of the parent and `timeout 5` while netdevsim
 # devices are being registered; none may be left.  Call from run.sh with
@@ -15,5 +15,5 @@ trap 'rm -f "$log"' EXIT
 ./foliobench vm --smp 1 --kernel "$k" --timeout 900 --log "$log" -- \
 	env STOP_AFTER=3 STOP_WAIT=${STOP_WAIT:-10} STOP_TIMEOUT=${STOP_TIMEOUT:-60} \
 	    STOP_CASES="${STOP_CASES:-sigterm parent-sigkill timeout}" \
-	    bash tests/stop-test.sh sysfs 2>&1 |
+	    bash tests/host/stop-test.sh sysfs 2>&1 |
 	grep -E '^(not )?ok|^#' || echo "not ok - guest stop-test ran (console: $log)"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_enable.c - the BPF enabled flag on this host (root; run by
- * tests/host-test.sh): a session opens with recording off, records only
+ * tests/host/host-test.sh): a session opens with recording off, records only
  * between fb_session_enable(s, 1) and (s, 0), and what ran while it was off
  * is not counted.  The kmalloc call-site row of nft_trans_alloc (a raw
  * tracepoint: it attaches where tracing programs are refused) is checked

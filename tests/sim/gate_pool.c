@@ -14,6 +14,10 @@
  *
  * Prints pass / fail / unknown counts; with --shift, the fails that name
  * each shifted metric (detections).  Trials share rounds (resampled).
+ *
+ * A study, not a test: make test never runs it (`make unit` builds it, so
+ * it keeps compiling); scripts/studies/gate-noise-study.sh runs it for
+ * reports/gate/README.md.
  */
 #include <stdio.h>
 #include <stdlib.h>

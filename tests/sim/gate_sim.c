@@ -15,6 +15,10 @@
  * round-to-round noise of every probe and the wall time.  METRICS is a
  * gate --metrics list or preset (default, p50, tail).  A fail counts as a
  * detection when a_func is among the REGRESSED metrics.
+ *
+ * A study, not a test: make test never runs it (`make unit` builds it, so
+ * it keeps compiling); its rates are quoted in docs/compare.md and
+ * reports/gate/README.md.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -186,7 +186,7 @@ static int add_file(struct add_state *a, const char *path)
 }
 
 /*
- * Test hook (tests/history-test.sh, docs/history.md): FB_HISTORY_TEST_HOLD=S
+ * Test hook (tests/host/history-test.sh, docs/history.md): FB_HISTORY_TEST_HOLD=S
  * keeps the add's transaction open S seconds before the commit, so a test
  * can kill a writer inside it.  Ctrl-C or SIGTERM end the wait.
  */

@@ -8,7 +8,7 @@
 # FB_UNDER_TEST=PATH runs another foliobench (e.g. an older build).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" verdict
-. tests/lib-rounds.sh
+. tests/host/lib-rounds.sh
 fb=${FB_UNDER_TEST:-$fb}
 E=kernel-patches/patched.expect
 tar -C "$tmp" -xf reports/main-job/rounds.tar.xz

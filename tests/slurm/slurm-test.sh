@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/slurm-test.sh - scripts/slurm/ on a real single-node Slurm: munged,
+# tests/slurm/slurm-test.sh - scripts/slurm/ on a real single-node Slurm: munged,
 # slurmctld and slurmd from Debian (scripts/deps.sh), started here with a
 # throw-away configuration and key under a temporary directory (loopback
 # ports only), and stopped again, whatever happens (trap).
@@ -16,10 +16,10 @@
 # is left running.  Needs the baseline perf kernel in the cache: this test
 # never builds one.
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
+cd "${FB_REPO:-$(dirname "$0")/../..}"
 repo=$PWD
 export FB=$repo/foliobench FB_REPO=$repo
-. tests/lib-rounds.sh
+. tests/host/lib-rounds.sh
 
 ok() { echo "ok - slurm: $*"; }
 nok() { echo "not ok - slurm: $*"; }

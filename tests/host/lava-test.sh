@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# tests/lava-test.sh - the LAVA job template of scripts/lava/: rendered for
+# tests/host/lava-test.sh - the LAVA job template of scripts/lava/: rendered for
 # each shard of a 3-shard run, every job passes lava-dispatcher's job schema
 # check (lava_common.schemas.validate, strict, no server needed); a broken
 # job fails the same check; a missing variable is refused.  The job has not
 # run on a LAVA worker here (scripts/lava/README.md).
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
+cd "${FB_REPO:-$(dirname "$0")/../..}"
 t=$(mktemp -d /tmp/fb-lava-test.XXXXXX)
 trap 'rm -rf "$t"' EXIT
 check() { local what=$1; shift; if "$@"; then echo "ok - lava: $what"; else echo "not ok - lava: $what"; fi; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/bad-input.sh - hostile input, one row per case, from tests/bad-input.tsv.
+# tests/host/bad-input.sh - hostile input, one row per case, from tests/host/bad-input.tsv.
 #
 # Each row: WHEN, COMMAND, ID, SETUP, RUN, RC, MESSAGE (tab-separated).
 #   WHEN     now     runs today
@@ -15,14 +15,14 @@
 # Rows whose WHEN is not "now" print "# skip"; FB_BADINPUT_ALL=1 runs them
 # too (they fail until the readers use model/rounds.c / gate keeps its verdict).
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
+cd "${FB_REPO:-$(dirname "$0")/../..}"
 export FB=$PWD/foliobench
-table=${1:-tests/bad-input.tsv}
+table=${1:-tests/host/bad-input.tsv}
 top=$(mktemp -d /tmp/fb-bad-input.XXXXXX)
 trap 'rm -rf "$top"' EXIT
 
 # round, arm, edit, shard: synthetic results and shard directories
-. tests/lib-rounds.sh
+. tests/host/lib-rounds.sh
 
 pass=0; fail=0; skip=0
 while IFS=$'\t' read -r when cmd id setup run rc msg; do

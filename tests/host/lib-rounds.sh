@@ -1,5 +1,5 @@
-# tests/lib-rounds.sh - synthetic rounds for the host tests (sourced by
-# tests/bad-input.sh and tests/merge-test.sh, from the repository root).
+# tests/host/lib-rounds.sh - synthetic rounds for the host tests (sourced by
+# tests/host/bad-input.sh and tests/host/merge-test.sh, from the repository root).
 # The functions are exported, so that `bash -c` setups can call them.
 
 # round FILE [STARTED] [LATENCY_NS]: a valid results file with one func row

@@ -14,7 +14,7 @@
 # FB_BIN=path runs another binary (e.g. the code before, to see these fail).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" outputs
-. tests/lib-rounds.sh
+. tests/host/lib-rounds.sh
 fb=$(realpath "${FB_BIN:-./foliobench}")
 
 tar -C "$tmp" -xf reports/main-job/rounds.tar.xz

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/stop-test.sh WORKLOAD - stopping a run (issue 14): SIGTERM, SIGHUP and
+# tests/host/stop-test.sh WORKLOAD - stopping a run (issue 14): SIGTERM, SIGHUP and
 # SIGINT to the parent, SIGKILL of the parent, and `timeout 5` as the issue
 # ran it, each on a long run of WORKLOAD (nft: 1,000,000 descriptors in 2,001
 # batches, 27 s on a loaded host; 750,000 in 11 batches took 4.8 s on an

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# tests/merge-test.sh - `foliobench merge` on synthetic shard directories
-# (tests/lib-rounds.sh), no guest: the merged directory holds exactly the
+# tests/host/merge-test.sh - `foliobench merge` on synthetic shard directories
+# (tests/host/lib-rounds.sh), no guest: the merged directory holds exactly the
 # rounds the shards wrote, byte for byte; compare and gate on it say what
 # they say on one directory holding the same rounds; ab.json keeps every
 # run with its shard and machine; the one-machine-differs warning.  The
 # refusals (mixed kernels, duplicated rounds, a missing shard, ...) are
-# rows of tests/bad-input.tsv.
+# rows of tests/host/bad-input.tsv.
 set -uo pipefail
-cd "${FB_REPO:-$(dirname "$0")/..}"
+cd "${FB_REPO:-$(dirname "$0")/../..}"
 export FB=$PWD/foliobench
-. tests/lib-rounds.sh
+. tests/host/lib-rounds.sh
 top=$(mktemp -d /tmp/fb-merge-test.XXXXXX)
 trap 'rm -rf "$top"' EXIT
 cd "$top" || exit 1

@@ -204,4 +204,4 @@ t "--attach fentry: kprobe not tried; fentry attached or refused with its reason
 # ---- stopping a run (issue 14): SIGTERM/SIGHUP like SIGINT, nothing left ----
 # (netdevsim is not in this host kernel: tests/guest/stop-test.sh runs the
 # same checks on the sysfs workload in a guest)
-bash tests/stop-test.sh nft
+bash tests/host/stop-test.sh nft
