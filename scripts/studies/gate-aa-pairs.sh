@@ -88,7 +88,7 @@ for pool in "${pools[@]}"; do
 		printf '%s rounds %d-%d: exit %d: %s\n' "$(basename "$pool")" "$first" \
 			"$((first + k - 1))" "$rc" "$(grep -m1 '^gate: \(pass\|FAIL\|UNKNOWN\)' "$d/gate.txt" |
 			cut -c1-100)"
-		grep -E '^(REGRESSED|UNDECIDED|LOST)' "$d/gate.txt" | sed 's/^/    /' | cut -c1-160 || true
+		grep -iE '^(REGRESSED|undecided|LOST) ' "$d/gate.txt" | sed 's/^/    /' | cut -c1-160 || true
 		[ -z "$keep" ] || { mkdir -p "$keep" && cp -r "$d" "$keep/"; }
 	done
 done
