@@ -13,6 +13,7 @@
 
 #include <json-c/json.h>
 
+#include "analysis/compare/claims.h"
 #include "analysis/compare/compare.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
@@ -168,6 +169,7 @@ struct gate_cli {
 	const char *history;	/* --history DB */
 	const char *noise_path;	/* --noise FILE: read, or written by --calibrate */
 	const char *expect_path;	/* --expect FILE */
+	struct fb_claims *claims;	/* its `claim` lines (claims.h) */
 	const char *junit;	/* --junit FILE */
 	int calibrate;		/* --calibrate: the operands are A/A runs */
 	int ncal;
@@ -471,9 +473,22 @@ static void write_junit(const char *path, const struct fb_gate *gt, const struct
 	}
 }
 
+/* The claims of --expect folded into the verdict (and look k's decision). */
+static void gate_claims(FILE *f, struct fb_claims *cl, const struct fb_cmp *c,
+			struct fb_gate *gt, const struct fb_seq *sq, int k,
+			enum fb_seq_decision *decision)
+{
+	fb_claims_eval(cl, c);
+	gt->outcome = (enum fb_gate_outcome)fb_claims_gate(f, cl, (int)gt->outcome);
+	if (k && gt->outcome == FB_GATE_FAIL)
+		*decision = FB_SEQ_FAIL;
+	else if (k && gt->outcome == FB_GATE_UNKNOWN && *decision == FB_SEQ_PASS)
+		*decision = k >= fb_seq_looks(sq) ? FB_SEQ_UNKNOWN : FB_SEQ_CONTINUE;
+}
+
 static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
 		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision,
-		       const char *junit)
+		       const char *junit, struct fb_claims *cl)
 {
 	struct fb_gate_opts ok = *o;
 	struct fb_gate gt = { 0 };
@@ -509,6 +524,8 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		c->new.name, c->new.n, o->thr_pct, ok.alpha, gt.ntested, ok.beta);
 	for (int i = 0; i < gt.ng; i++)
 		print_gated(f, &gt.g[i], ok.beta, width);
+	if (cl)
+		gate_claims(f, cl, c, &gt, sq, k, decision);
 	print_verdict(f, &gt, &ok, width);
 	ret = (int)gt.outcome;
 	if (junit)
@@ -542,7 +559,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		d = FB_SEQ_UNKNOWN;
 	} else if ((o.metrics = fb_gate_metrics_for(&c, NULL)),
 		   (o.thr_pct = fb_gate_thr_for(&c, -1)),
-		   gate_report(f, &c, &o, sq, look, &d, NULL) == 2) {
+		   gate_report(f, &c, &o, sq, look, &d, NULL, NULL) == 2) {
 		d = FB_SEQ_UNKNOWN;
 	}
 	fb_cmp_free(&c);
@@ -572,7 +589,7 @@ static int gate_history(const struct gate_cli *g, int ret)
 static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 {
 	struct fb_noise *nz;
-	char err[1024];
+	char err[1024] = "";
 
 	if (g->noise_path) {
 		nz = calloc(1, sizeof(*nz));
@@ -586,10 +603,14 @@ static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 		if (!g->o.expect || fb_expect_read(g->o.expect, g->expect_path, err, sizeof(err)) ||
 		    fb_expect_resolve(g->o.expect, c, err, sizeof(err)))
 			goto bad;
+		g->claims = calloc(1, sizeof(*g->claims));
+		if (!g->claims || fb_claims_read(g->claims, g->expect_path, err, sizeof(err)) ||
+		    fb_claims_check(g->claims, c, err, sizeof(err)))
+			goto bad;
 	}
 	return 0;
 bad:
-	if (!g->o.expect && g->expect_path)
+	if (!err[0])
 		snprintf(err, sizeof(err), "out of memory");
 	fb_one_line(err);
 	fb_err("gate: %s", err);
@@ -679,7 +700,8 @@ int cmd_gate(int argc, char **argv)
 	g.o.thr_pct = fb_gate_thr_for(&c, g.o.thr_pct);
 	if (gate_inputs(&g, &c))
 		goto out;
-	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit);
+	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit,
+			  g.claims && g.claims->n ? g.claims : NULL);
 	if (g.history && ret != 2)
 		ret = gate_history(&g, ret);
 	/* the verdict stands: a CI that failed must not read as "bad input" */
@@ -690,6 +712,7 @@ out:
 	fb_cmp_free(&c);
 	free((void *)g.o.noise);
 	free(g.o.expect);
+	free(g.claims);
 	fflush(stdout);
 	return ret;
 }
