@@ -40,6 +40,7 @@ run_group() {
 		bash tests/history-test.sh
 		bash tests/report-test.sh
 		bash tests/gate-ci-test.sh
+		bash tests/claims-test.sh
 		bash tests/bad-input.sh
 		bash tests/merge-test.sh
 		bash tests/lava-test.sh

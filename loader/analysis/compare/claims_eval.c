@@ -52,6 +52,17 @@ static const struct fb_metric *find(const struct fb_cmp *c, const char *id, int 
 	return NULL;
 }
 
+/*
+ * A metric every such row has: a function's, or a lock's but its phase's
+ * (the workload's ops, a lock's <phase>_hold_* and the extra values depend
+ * on what the rounds recorded: missing there, the claim is unknown).
+ */
+static int fixed_metric(const char *id)
+{
+	return (!strncmp(id, "func:", 5) || !strncmp(id, "lock:", 5)) &&
+	       !strstr(strrchr(id, ':'), "_hold_");
+}
+
 int fb_claims_check(const struct fb_claims *cs, const struct fb_cmp *c, char *err,
 		    size_t errlen)
 {
@@ -62,7 +73,7 @@ int fb_claims_check(const struct fb_claims *cs, const struct fb_cmp *c, char *er
 		for (int k = 0; k < 3; k++) {
 			int seen;
 
-			if (ids[k][0] && !find(c, ids[k], &seen) && seen) {
+			if (ids[k][0] && fixed_metric(ids[k]) && !find(c, ids[k], &seen) && seen) {
 				snprintf(err, errlen, "%s:%d: no metric '%s' in its row (ids: "
 					 "foliobench compare --format csv)", cl->file, cl->line,
 					 ids[k]);
@@ -215,6 +226,7 @@ static void eval_one(struct fb_claim *cl, const struct fb_cmp *c)
 {
 	double bv[FB_CMP_MAX_ROUNDS], nv[FB_CMP_MAX_ROUNDS];
 	const struct fb_metric *m, *per = NULL;
+	char why[sizeof(cl->reason)];
 	int seen, nb, nn, st;
 
 	cl->base = cl->new = cl->lo = cl->hi = cl->bound = NAN;
@@ -228,20 +240,26 @@ static void eval_one(struct fb_claim *cl, const struct fb_cmp *c)
 			 "(foliobench ab --workload %s)", cl->in, cl->in);
 		return;
 	}
-	cl->state = FB_CLAIM_UNKNOWN;
 	cl->bound = bound_of(cl);
+	/* another scale than the claim's: not measured, whatever else is missing */
+	st = scale(cl, c);
+	cl->state = st == FB_CLAIM_NOT_MEASURED ? FB_CLAIM_NOT_MEASURED : FB_CLAIM_UNKNOWN;
 	m = find(c, cl->metric, &seen);
 	if (cl->per[0])
 		per = find(c, cl->per, &seen);
 	if (!m || (cl->per[0] && !per)) {
-		snprintf(cl->reason, sizeof(cl->reason), "no metric %s in these rounds",
-			 m ? cl->per : cl->metric);
+		if (!st)
+			snprintf(cl->reason, sizeof(cl->reason), "no metric %s in these rounds",
+				 m ? cl->per : cl->metric);
 		return;
 	}
-	nb = side_values(c, m, per, 0, bv, cl->reason, sizeof(cl->reason));
-	nn = nb < 0 ? -1 : side_values(c, m, per, 1, nv, cl->reason, sizeof(cl->reason));
-	if (nb < 0 || nn < 0)
+	nb = side_values(c, m, per, 0, bv, why, sizeof(why));
+	nn = nb < 0 ? -1 : side_values(c, m, per, 1, nv, why, sizeof(why));
+	if (nb < 0 || nn < 0) {
+		if (!st)
+			snprintf(cl->reason, sizeof(cl->reason), "%s", why);
 		return;
+	}
 	/* the measured values are shown even where the scale is not the claim's */
 	cl->base = fb_median(bv, nb);
 	cl->new = fb_median(nv, nn);
@@ -249,7 +267,6 @@ static void eval_one(struct fb_claim *cl, const struct fb_cmp *c)
 	if (!strcmp(m->unit, "ns") || (strlen(m->name) > 3 &&
 				       !strcmp(m->name + strlen(m->name) - 3, "_ns")))
 		snprintf(cl->unit, sizeof(cl->unit), "ns");
-	st = scale(cl, c);
 	if (st) {
 		cl->state = (enum fb_claim_state)st;
 		return;
