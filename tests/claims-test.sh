@@ -3,7 +3,7 @@
 # item 4), on the archived main-job rounds (no guests): `report` opens with the
 # Claims table; kernfs-bulk's kernfs_idr_lock claim is bounded at >= 90% fewer
 # (12x) on the registration-phase count; a series that delivers a fraction of
-# it (the kernfs-weak arm: inode ID batches of 2, not 16) fails
+# it (the kernfs-weak arm: inode ID batches of 2, not 16; its guest rounds) fails
 # `gate --expect`, naming the claim's FILE:LINE and quote; a claim whose metric
 # is missing is unknown, never a pass; a claim this suite cannot measure reads
 # "not measured: why".
@@ -47,9 +47,26 @@ t "gate --expect patched.expect on the main job: exit $rc (want 0), 5 claims met
 		 grep -qF 'claim met           kernel-patches/kernfs-bulk/claims:$idr_line: $idr' '$tmp/g' &&
 		 grep -q '^gate: pass' '$tmp/g'"
 
-# --- a fraction of the claim: batches of 2 (kernfs-weak), ~2x fewer ---
-# No guest run of the weakened kernel here: NEW's registration-phase count
-# edited to 2x fewer (18,408 -> 9,204), as kernfs-weak's batches of 2 give.
+# --- a fraction of the claim: batches of 2 (kernfs-weak), 2x fewer ---
+# The guest run of the kernfs-weak arm (reports/claims/data/kernfs-weak.tar.xz:
+# `ab --baseline baseline --patched kernfs-weak --workload sysfs`, 5 icount
+# rounds a side): its registration-phase count falls 18,136 -> 9,068.
+tar -C "$tmp" -xf reports/claims/data/kernfs-weak.tar.xz
+kw=$tmp/kernfs-weak
+$fb gate --expect kernel-patches/kernfs-bulk/expect "$kw" >"$tmp/gk" 2>/dev/null
+rc=$?
+t "the kernfs-weak kernel (3/3 with batches of 2) fails gate --expect kernfs-bulk/expect: exit $rc (want 1), naming kernfs-bulk/claims:$idr_line and the quote, 2x fewer measured" \
+	bash -c "[ $rc = 1 ] && grep -A1 '^gate: FAIL: 1 claim(s) of the cover letters not met:' '$tmp/gk' |
+		 grep -qF '  kernel-patches/kernfs-bulk/claims:$idr_line: $idr' &&
+		 grep -qF 'measured 18,136 -> 9,068 (2x fewer, exact); not met' '$tmp/gk' &&
+		 grep -q '^claim met  .*kernfs-bulk/claims:[0-9]*: \"kernfs_rwsem write acquisitions' '$tmp/gk'"
+$fb report "$kw" --out "$tmp/repk" >/dev/null 2>&1
+t "its report: the claims of the arm's series (kernfs-weak: kernfs-bulk, from ab.json's spec), the idr claim not met" \
+	bash -c "grep -q '^7 claims of the cover letters (kernel-patches/kernfs-bulk/claims): 1 met, 1 not met, 0 unknown, 5 not measured' '$tmp/repk/report.md' &&
+		 grep -qF '| 18,136 -> 9,068 (2x fewer, exact) | not met |' '$tmp/repk/report.md'"
+
+# The same on the main job's rounds (both series' claims): NEW's
+# registration-phase count edited to 2x fewer (18,408 -> 9,204).
 cp -r "$main" "$tmp/weak"
 for f in "$tmp"/weak/patched/round-*.json; do
 	jq '(.workloads[] | select(.name == "sysfs") | .ops.register_kernfs_idr_lock) = 9204' "$f" >"$f.n" &&

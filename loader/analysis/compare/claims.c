@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "analysis/compare/claims.h"
 #include "util/util.h"
 
@@ -365,12 +367,46 @@ static int same_file(const char *a, const char *b)
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/*
+ * The arm NEW was built as: for an arm directory of an ab run, its `spec`
+ * in the run's ab.json (the rounds' host.arm is the role, "patched");
+ * else the rounds' host.arm, else the side's name.
+ */
+static void new_arm(const struct fb_cmp *c, char *arm, size_t len)
+{
+	char dir[600], *slash;
+	json_object *ab, *arms;
+
+	snprintf(arm, len, "%s", c->new.n && c->new.r[0]->host.arm[0] ?
+		 c->new.r[0]->host.arm : c->new.name);
+	snprintf(dir, sizeof(dir), "%s", c->new.path);
+	for (size_t l = strlen(dir); l > 1 && dir[l - 1] == '/'; l--)
+		dir[l - 1] = '\0';
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "%sab.json", slash ? "/" : "");
+	ab = json_object_from_file(dir);
+	if (ab && json_object_object_get_ex(ab, "arms", &arms) &&
+	    json_object_is_type(arms, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(arms); i++) {
+			json_object *a = json_object_array_get_idx(arms, i), *nm, *spec;
+
+			if (json_object_object_get_ex(a, "name", &nm) &&
+			    json_object_object_get_ex(a, "spec", &spec) &&
+			    !strcmp(json_object_get_string(nm), c->new.name))
+				snprintf(arm, len, "%s", json_object_get_string(spec));
+		}
+	}
+	json_object_put(ab);
+}
+
 int fb_claims_for_new(struct fb_claims *cs, const struct fb_cmp *c, char *err, size_t errlen)
 {
-	const char *arm = c->new.n && c->new.r[0]->host.arm[0] ? c->new.r[0]->host.arm :
-			  c->new.name;
-	char repo[PATH_MAX], s[16][64], path[PATH_MAX + 120];
+	char repo[PATH_MAX], s[16][64], path[PATH_MAX + 120], arm[128];
 	int n;
+
+	new_arm(c, arm, sizeof(arm));
 
 	memset(cs, 0, sizeof(*cs));
 	if (fb_repo_dir(repo, sizeof(repo)) < 0 || (n = arm_series(repo, arm, s, 16)) < 0) {
