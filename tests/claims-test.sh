@@ -65,6 +65,16 @@ t "its report: the claims of the arm's series (kernfs-weak: kernfs-bulk, from ab
 	bash -c "grep -q '^7 claims of the cover letters (kernel-patches/kernfs-bulk/claims): 1 met, 1 not met, 0 unknown, 5 not measured' '$tmp/repk/report.md' &&
 		 grep -qF '| 18,136 -> 9,068 (2x fewer, exact) | not met |' '$tmp/repk/report.md'"
 
+# At the letter's scale (reports/claims/data/gdp-1020.tar.xz: baseline vs
+# patched, sysfs with 1,020 devices): the gdp_mutex claim is judged, not
+# "not measured", and the idr claim holds at 16x.
+tar -C "$tmp" -xf reports/claims/data/gdp-1020.tar.xz
+$fb gate --expect kernel-patches/kernfs-bulk/expect "$tmp/gdp-1020" >"$tmp/g1020" 2>/dev/null
+rc=$?
+t "at 1,020 devices (exit $rc): the gdp_mutex claim is decided on its 95% interval (-38.7% against a -45.8% bound: not met); idr 91,936 -> 5,746, met" \
+	bash -c "[ $rc = 1 ] && grep -q '^claim NOT-MET .*gdp_mutex avg hold 18 -> 7 us.*measured 10.892 us -> 6.678 us (-38.7%, 95% CI -39.9%..-36.5%); not met' '$tmp/g1020' &&
+		 grep -qF 'measured 91,936 -> 5,746 (16x fewer, exact); met' '$tmp/g1020'"
+
 # The same on the main job's rounds (both series' claims): NEW's
 # registration-phase count edited to 2x fewer (18,408 -> 9,204).
 cp -r "$main" "$tmp/weak"
