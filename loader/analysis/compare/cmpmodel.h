@@ -19,7 +19,8 @@
 #include "analysis/compare/stats.h"
 
 #define FB_CMP_MAX_ROUNDS	FB_STATS_MAX_N
-#define FB_CMP_MAX_METRICS	16
+/* a workload row: its wall and every op count (FB_MAX_COUNTS), none dropped */
+#define FB_CMP_MAX_METRICS	(FB_MAX_COUNTS + 1)
 
 struct fb_side {
 	char path[512];		/* file or directory as given */

@@ -12,7 +12,8 @@
  * Also `rise >= P%` (must rise at least P) and `fall <= P%` (may fall at
  * most P), a trailing `for METHOD` (the bound holds for rows measured by
  * that observer method: by another it is not decided), and `include PATH` (relative to the file: another expectations
- * file, e.g. one per series under an arm's file).  Rules: docs/compare.md,
+ * file, e.g. one per series under an arm's file).  `claim` lines are a
+ * cover letter's claims (analysis/compare/claims.h): skipped here.  Rules: docs/compare.md,
  * "Declared trades".
  */
 #ifndef FB_EXPECT_H
@@ -56,6 +57,7 @@ struct fb_expect {
 	char files[FB_EXPECT_MAX_FILES][512];
 	int n;
 	struct fb_exp_line l[FB_EXPECT_MAX];
+	int nclaims;		/* `claim` lines (analysis/compare/claims.h reads them) */
 };
 
 /* Reads and checks the syntax; 0, or -1 with "FILE:LINE: why" in err. */

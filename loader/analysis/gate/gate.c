@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
+#include "analysis/compare/claims.h"
 #include "analysis/compare/compare.h"
 #include "analysis/history/history_gate.h"
 #include "analysis/gate/gate.h"
@@ -124,6 +127,7 @@ struct gate_cli {
 	const char *history;	/* --history DB */
 	const char *noise_path;	/* --noise FILE: read, or written by --calibrate */
 	const char *expect_path;	/* --expect FILE */
+	struct fb_claims *claims;	/* its `claim` lines (claims.h) */
 	const char *junit;	/* --junit FILE */
 	int calibrate;		/* --calibrate: the operands are A/A runs */
 	int ncal;
@@ -435,9 +439,22 @@ static void write_junit(const char *path, const struct fb_gate *gt, const struct
  * k of a sequential gate.  Returns the exit status: 0, 1, 3, or 2 with one
  * line on stderr; *decision gets the sequential decision.
  */
+/* The claims of --expect folded into the verdict (and look k's decision). */
+static void gate_claims(FILE *f, struct fb_claims *cl, const struct fb_cmp *c,
+			struct fb_gate *gt, const struct fb_seq *sq, int k,
+			enum fb_seq_decision *decision)
+{
+	fb_claims_eval(cl, c);
+	gt->outcome = (enum fb_gate_outcome)fb_claims_gate(f, cl, (int)gt->outcome);
+	if (k && gt->outcome == FB_GATE_FAIL)
+		*decision = FB_SEQ_FAIL;
+	else if (k && gt->outcome == FB_GATE_UNKNOWN && *decision == FB_SEQ_PASS)
+		*decision = k >= fb_seq_looks(sq) ? FB_SEQ_UNKNOWN : FB_SEQ_CONTINUE;
+}
+
 static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opts *o,
 		       const struct fb_seq *sq, int k, enum fb_seq_decision *decision,
-		       const char *junit)
+		       const char *junit, struct fb_claims *cl)
 {
 	struct fb_gate_opts ok = *o;
 	struct fb_gate gt = { 0 };
@@ -477,6 +494,8 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		o->noise ? nzs : "no calibrated noise");
 	for (int i = 0; i < gt.ng; i++)
 		print_gated(f, &gt.g[i], ok.beta, width);
+	if (cl)
+		gate_claims(f, cl, c, &gt, sq, k, decision);
 	print_verdict(f, &gt, &ok, c, width);
 	ret = (int)gt.outcome;
 	if (junit)
@@ -510,7 +529,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		d = FB_SEQ_UNKNOWN;
 	} else if ((o.metrics = fb_gate_metrics_for(&c, NULL)),
 		   (o.thr_pct = fb_gate_thr_for(&c, -1)),
-		   gate_report(f, &c, &o, sq, look, &d, NULL) == 2) {
+		   gate_report(f, &c, &o, sq, look, &d, NULL, NULL) == 2) {
 		d = FB_SEQ_UNKNOWN;
 	}
 	fb_cmp_free(&c);
@@ -557,6 +576,10 @@ static int gate_inputs(struct gate_cli *g, const struct fb_cmp *c)
 		g->o.expect = calloc(1, sizeof(*g->o.expect));
 		if (!g->o.expect || fb_expect_read(g->o.expect, g->expect_path, err, sizeof(err)) ||
 		    fb_expect_resolve(g->o.expect, c, err, sizeof(err)))
+			goto bad;
+		g->claims = calloc(1, sizeof(*g->claims));
+		if (!g->claims || fb_claims_read(g->claims, g->expect_path, err, sizeof(err)) ||
+		    fb_claims_check(g->claims, c, err, sizeof(err)))
 			goto bad;
 	}
 	return 0;
@@ -705,7 +728,8 @@ int cmd_gate(int argc, char **argv)
 	g.o.thr_pct = fb_gate_thr_for(&c, g.o.thr_pct);
 	if (gate_inputs(&g, &c))
 		goto out;
-	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit);
+	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit,
+			  g.claims && g.claims->n ? g.claims : NULL);
 	if (ret == FB_GATE_UNKNOWN && !g.o.noise && !g.noise_path)
 		fb_noise_hint(stdout, &c);
 	if (g.history && ret != 2)
@@ -718,6 +742,7 @@ out:
 	fb_cmp_free(&c);
 	free((void *)g.o.noise);
 	free(g.o.expect);
+	free(g.claims);
 	fflush(stdout);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "analysis/attrib/attrib_render.h"
+#include "analysis/compare/claims.h"
 #include "analysis/compare/compare.h"
 #include "analysis/compare/html.h"
 #include "analysis/gate/rowverdict.h"
@@ -375,6 +376,7 @@ struct rctx {
 	int nai, nh, cur;	/* cur: the histogram an SVG file is written for */
 	struct hpair *hp;
 	char (*svgnames)[160];
+	const struct fb_claims *claims;	/* the first section */
 };
 
 static void write_md(FILE *f, const struct rctx *x)
@@ -390,7 +392,9 @@ static void write_md(FILE *f, const struct rctx *x)
 	fb_md_esc(f, c->new.name);
 	fprintf(f, "\n\nProduced by `");
 	fb_md_esc(f, cmd);
-	fprintf(f, "` on %s.\n\n## Arms\n\n| | ", when);
+	fprintf(f, "` on %s.\n\n## Claims\n\n", when);
+	fb_claims_print(f, x->claims, FB_FMT_MD);
+	fputs("\n## Arms\n\n| | ", f);
 	fb_md_esc(f, c->base.name);
 	fputs(" (BASE) | ", f);
 	fb_md_esc(f, c->new.name);
@@ -431,8 +435,9 @@ static void write_html(FILE *f, const struct rctx *x)
 	fb_html_esc(f, c->new.name);
 	fputs("</h1>\n<p>Produced by <code>", f);
 	fb_html_esc(f, cmd);
-	fprintf(f, "</code> on %s.</p>\n<h2>Arms</h2>\n<table><thead><tr><th class=\"l\"></th>"
-		"<th class=\"l\">", when);
+	fprintf(f, "</code> on %s.</p>\n<h2>Claims</h2>\n", when);
+	fb_claims_print(f, x->claims, FB_FMT_HTML);
+	fputs("<h2>Arms</h2>\n<table><thead><tr><th class=\"l\"></th><th class=\"l\">", f);
 	fb_html_esc(f, c->base.name);
 	fputs(" (BASE)</th><th class=\"l\">", f);
 	fb_html_esc(f, c->new.name);
@@ -590,16 +595,43 @@ static int write_all(const char *dir, struct rctx *x)
 static const struct argp_option report_options[] = {
 	{ "out", 'o', "DIR", 0, "where report.md, report.html and hist-*.svg go (AB_DIR "
 	  "itself; for BASE NEW: results/report-BASE-vs-NEW)", 0 },
+	{ "claims", 'c', "FILE", 0, "the cover letters' claims for the Claims table: the "
+	  "`claim` lines of an expectations file and its includes (default: "
+	  "kernel-patches/SERIES/claims of the series of NEW's arm, arms.conf)", 0 },
 	{ 0 },
+};
+
+struct report_cli {
+	const char *out, *claims;
 };
 
 static error_t report_parse(int key, char *arg, struct argp_state *state)
 {
-	const char **out = state->input;
+	struct report_cli *r = state->input;
 
-	if (key != 'o')
+	if (key != 'o' && key != 'c')
 		return ARGP_ERR_UNKNOWN;
-	*out = arg;
+	*(key == 'o' ? &r->out : &r->claims) = arg;
+	return 0;
+}
+
+/* --claims FILE, or those of NEW's series; judged on c.  0, or 2 after one line. */
+static int report_claims(struct fb_claims *cs, const char *path, const struct fb_cmp *c)
+{
+	char err[600];
+
+	if (path ? fb_claims_read(cs, path, err, sizeof(err)) :
+	    fb_claims_for_new(cs, c, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("report: %s", err);
+		return 2;
+	}
+	if (fb_claims_check(cs, c, err, sizeof(err))) {
+		fb_one_line(err);
+		fb_err("report: %s", err);
+		return 2;
+	}
+	fb_claims_eval(cs, c);
 	return 0;
 }
 
@@ -618,11 +650,13 @@ int cmd_report(int argc, char **argv)
 	struct fb_cmp_args ca = FB_CMP_ARGS("report");
 	char dir[600], cmd[2048], when[64];
 	struct rctx x = { .cmd = cmd, .when = when };
-	const char *out = NULL;
-	struct fb_cmp c;
+	struct report_cli rc = { NULL, NULL };
+	struct fb_claims *cs = NULL;
+	struct fb_cmp c = { 0 };
 	time_t now = time(NULL);
-	int ret = fb_argp_parse_shared(&report_argp, &out, &fb_cmp_effect_argp, &ca, argc, argv,
+	int ret = fb_argp_parse_shared(&report_argp, &rc, &fb_cmp_effect_argp, &ca, argc, argv,
 				       NULL);
+	const char *out = rc.out;
 
 	if (ret)
 		return ret == 1 ? 0 : 2;
@@ -633,6 +667,14 @@ int cmd_report(int argc, char **argv)
 	if (fb_cmp_open_args(&c, &ca))
 		goto out;
 	fb_gate_rows(&c);	/* a gated row's verdict is the gate's */
+	cs = calloc(1, sizeof(*cs));
+	if (!cs) {
+		fb_err("report: out of memory");
+		goto out;
+	}
+	if (report_claims(cs, rc.claims, &c))
+		goto out;
+	x.claims = cs;
 	if (out_dir(&c, out, &ca, dir, sizeof(dir)) || outs_ok(dir))
 		goto out;
 	if (fb_mkdir_p(dir)) {
@@ -646,6 +688,7 @@ int cmd_report(int argc, char **argv)
 out:
 	free(x.hp);
 	free(x.svgnames);
+	free(cs);
 	fb_cmp_free(&c);
 	return ret;
 }
