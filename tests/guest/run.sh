@@ -17,6 +17,8 @@
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
+#   kunit flavour       glue-dir KUnit suite under DEBUG_KOBJECT_RELEASE,
+#                       kernfs-bulk 2/3 (FB_KUNIT, below)
 # Prints ok/not ok lines; tests/run.sh counts them.
 set -uo pipefail
 cd "${FB_REPO:-$(dirname "$0")/../..}"
@@ -155,4 +157,24 @@ lockstat_go && lockstat_flavour
 if drm_go; then
 	bash tests/guest/drm-test.sh "$res"
 	echo "# time: $(date -u +%T), the drm-flavour checks done"
+fi
+
+# ---- the kunit flavour (test-only: a small kernel with DEBUG_KOBJECT_RELEASE) ----
+# One more kernel, patched arm only, a cold build of its own config (no
+# debug info, no BPF or tracing: KUNIT_EST_PCT percent of this machine's
+# baseline perf build, measured; kernel-patches/configs/kunit.flavour),
+# and one boot.  FB_KUNIT: 1 (default) builds it if needed and boots it;
+# 0 skips it; auto boots it when cached or when building it still fits
+# the CI budget.
+KUNIT_EST_PCT=40
+kunit_go() {
+	local d cached=0
+	d=$(scripts/kernel-build.sh --print patched kunit)
+	[ -f "$d/bzImage" ] && cached=1
+	budget_go "kunit flavour" "${FB_KUNIT:-1}" \
+		$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * KUNIT_EST_PCT / 100 + 60 )) "$cached" FB_KUNIT
+}
+if kunit_go; then
+	bash tests/guest/kunit-test.sh "$res"
+	echo "# time: $(date -u +%T), the kunit-flavour checks done"
 fi
