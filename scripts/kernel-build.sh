@@ -302,7 +302,12 @@ mk=(make -C "$wt" O="$obj" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$j
 "${mk[@]}" -s tinyconfig >/dev/null
 "$wt/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >"$obj/merge.log" 2>&1
 "${mk[@]}" -s olddefconfig >/dev/null
-missing=$(cat "${frags[@]}" | grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' | while read -r opt; do
+# The last value of each option counts: a later fragment may turn off what
+# an earlier one asked for (kunit.config: perf.config's debug info).
+missing=$(cat "${frags[@]}" | sed -n 's/^\(CONFIG_[A-Z0-9_]*\)=\(.*\)$/\1 \1=\2/p;
+	s/^# \(CONFIG_[A-Z0-9_]*\) is not set$/\1 \1=n/p' |
+	awk '{ v[$1] = $2; if (!($1 in o)) o[$1] = n++ } END { for (k in v) print o[k], v[k] }' |
+	sort -n | cut -d' ' -f2 | grep -E '^CONFIG_[A-Z0-9_]+=[ym]$' | while read -r opt; do
 	grep -qx "$opt" "$obj/.config" || echo "$opt"
 done)
 [ -z "$missing" ] || die "config options did not stick (dependencies?): $(echo $missing)"

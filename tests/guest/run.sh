@@ -18,6 +18,8 @@
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
+#   kunit flavour       glue-dir KUnit suite under DEBUG_KOBJECT_RELEASE,
+#                       kernfs-bulk 2/3 (FB_KUNIT, below)
 # Prints ok/not ok lines; tests/run.sh counts them.
 set -uo pipefail
 cd "${FB_REPO:-$(dirname "$0")/../..}"
@@ -221,4 +223,26 @@ if drm_go; then
 	echo "# time: $(date -u +%T), the drm-flavour checks done"
 else
 	bg_stop drm
+fi
+
+# ---- the kunit flavour (test-only: a small kernel with DEBUG_KOBJECT_RELEASE) ----
+# One more kernel, patched arm only, a cold build of its own config
+# (kernel-patches/configs/kunit.flavour: 1,252 objects without debug info,
+# the perf flavour 1,592 with), and one boot of ~10 s.  Not measured on an
+# idle machine: 1,219 s at nice 10 beside a cold CI run (load 8-16), whose
+# baseline perf build took 1,810 s then; KUNIT_EST_PCT (percent of
+# this machine's baseline perf build) is a guess on the safe side.
+# FB_KUNIT: 1 (default) builds it if needed and boots it; 0 skips it; auto
+# boots it when cached or when building it still fits the CI budget.
+KUNIT_EST_PCT=80
+kunit_go() {
+	local d cached=0
+	d=$(scripts/kernel-build.sh --print patched kunit)
+	[ -f "$d/bzImage" ] && cached=1
+	budget_go "kunit flavour" "${FB_KUNIT:-1}" \
+		$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * KUNIT_EST_PCT / 100 + 60 )) "$cached" FB_KUNIT
+}
+if kunit_go; then
+	bash tests/guest/kunit-test.sh "$res"
+	echo "# time: $(date -u +%T), the kunit-flavour checks done"
 fi
