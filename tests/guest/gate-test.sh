@@ -2,8 +2,10 @@
 # gate-test.sh RESULTS_DIR - the regression gate on real guest rounds.
 #
 # `foliobench ab` with its defaults (icount, 5 rounds, 1 vCPU): the
-# baseline against a comment-only patch (the `noop` arm), then the README's
-# bare `foliobench gate DIR`: unchanged code must pass (issue 37).
+# baseline against a comment-only patch (the `noop` arm), rounds added 5 at
+# a time while the gate is undecided (--until-decided 15): unchanged code
+# must pass the sequential gate, and the README's bare `gate DIR` on its
+# first 5 rounds must never fail it (issue 37).
 # Then the testing-only `regress` kernel with a large injected cost
 # (nf_tables.foliobench_inject_ns=1000, several times the noise): the gate
 # must fail and name func:nft_trans_alloc:cmean (icount rounds are gated on
@@ -26,30 +28,42 @@ if [ ! -f "$reg/bzImage" ]; then
 fi
 ok "regress perf kernel builds ($(cat "$reg/patches.txt" 2>/dev/null | tr '\n' ' '))"
 
-# A/A as a user meets it: the README's main job (nft + sysfs, every row,
-# 5 rounds) of the baseline against the comment-only `noop` arm (its own
-# build), gated with the README's bare command.  The gate must find the
-# noise shipped for the baseline kernel (kernel-patches/noise/) and pass:
-# the pass rate of such pairs is measured in reports/gate/ (>= 95%).
+# A/A as a user meets it: the README's main job (nft + sysfs, every row)
+# of the baseline against the comment-only `noop` arm (its own build).  The
+# gate must find the noise shipped for the baseline kernel
+# (kernel-patches/noise/); the pass rate of the bare 5-round gate on such
+# pairs is measured in reports/gate/.
 noop=$("$fb" kernel build --arm noop --flavour perf 2>"$res/build-noop-perf.log" | tail -1)
 t "noop perf kernel builds (a comment-only patch, kernel-patches/noop)" test -f "$noop/bzImage"
 aa=$res/gate-aa
-"$fb" ab --baseline baseline --patched noop --workload nft --workload sysfs --out "$aa" \
-	>"$res/gate-aa.log" 2>&1
+"$fb" ab --baseline baseline --patched noop --workload nft --workload sysfs --until-decided 15 \
+	--out "$aa" >"$res/gate-aa.log" 2>&1
 rc=$?
 n0=$(find "$aa/baseline" -name 'round-*.json' | wc -l)
 n1=$(find "$aa/patched" -name 'round-*.json' | wc -l)
-t "ab baseline vs noop with default rounds: exit $rc, $n0+$n1 rounds (want 5+5)" \
-	bash -c "[ $rc = 0 ] && [ $n0 = 5 ] && [ $n1 = 5 ]"
+t "ab baseline vs noop, --until-decided 15: exit $rc, $n0+$n1 rounds (5, 10 or 15 a side)" \
+	bash -c "[ $rc = 0 ] && [ $n0 = $n1 ] && [ $n0 -ge 5 ] && [ $n0 -le 15 ] && [ \$(( $n0 % 5 )) = 0 ]"
 mode=$(jq -r '(.host.ncpus|tostring) + "/" + .host.clock' "$aa"/*/round-*.json | sort -u | tr '\n' ' ')
 t "ab boots one vCPU, instruction-paced, by default ($mode)" test "$mode" = "1/icount "
 
-"$fb" gate "$aa" --bmf "$res/aa-bmf.json" >"$res/gate-aa.out" 2>&1
+# the README's bare command on the first 5 rounds: never a false alarm
+# (exit 3, undecided, in about 5% of such pairs: reports/gate/README.md)
+mkdir -p "$res/gate-aa5/baseline" "$res/gate-aa5/patched"
+for i in 1 2 3 4 5; do
+	cp "$aa/baseline/round-$i.json" "$res/gate-aa5/baseline/"
+	cp "$aa/patched/round-$i.json" "$res/gate-aa5/patched/"
+done
+"$fb" gate "$res/gate-aa5" --bmf "$res/aa-bmf.json" >"$res/gate-aa.out" 2>/dev/null
 rc=$?
 sed 's/^/#   /' "$res/gate-aa.out"
-t "bare gate on baseline vs noop uses the shipped noise ($(head -1 "$res/gate-aa.out" | grep -o 'noise [^ ]*'))" \
+t "bare gate on baseline vs noop uses the shipped noise ($(grep -m1 '^gate: ' "$res/gate-aa.out" | grep -o 'noise [^ ]*'))" \
 	grep -q '^gate: .*, noise kernel-patches/noise/[^ ]*\.json (' "$res/gate-aa.out"
-t "bare gate on baseline vs noop (unchanged code) passes: exit $rc" test "$rc" = 0
+t "bare gate on 5+5 rounds of baseline vs noop (unchanged code): exit $rc, pass or undecided, never a fail" \
+	bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
+# the sequential gate of the same run: rounds added where a row needed them
+"$fb" gate --looks 5,5,15 "$aa" >"$res/gate-aa-seq.out" 2>/dev/null
+rc=$?
+t "the sequential gate on baseline vs noop ($n0+$n1 rounds) passes unchanged code: exit $rc" test "$rc" = 0
 t "icount gate leaves workload wall times out (real-time waits)" \
 	bash -c "! grep -q '^[a-zA-Z]* *workload:nft:wall' '$res/gate-aa.out'"
 v=$(jq -r '."func:nft_trans_alloc".p50_ns.value // empty' "$res/aa-bmf.json" 2>/dev/null)
