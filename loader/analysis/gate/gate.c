@@ -31,19 +31,6 @@
 #define GATE_MAX_ALLOW		1024
 #define GATE_MAX_CAL		64
 
-static const char *state_name(enum fb_gm_state s)
-{
-	switch (s) {
-	case FB_GM_OK:		return "ok";
-	case FB_GM_REGRESSED:	return "REGRESSED";
-	case FB_GM_LOST:	return "LOST";
-	case FB_GM_UNDECIDED:	return "undecided";
-	case FB_GM_REPORTED:	return "reported";
-	case FB_GM_UNTESTED:	break;
-	}
-	return "untested";
-}
-
 static const char *exp_state_name(enum fb_exp_state s)
 {
 	return s == FB_EXP_MET ? "declared" : s == FB_EXP_FAILED ? "NOT-MET" : "undecided";
@@ -68,7 +55,7 @@ static void print_gated(FILE *f, const struct fb_gated *g, double beta, int widt
 	fb_fmt_value(m, m->new, b, sizeof(b));
 	fb_fmt_pct(m->na && m->nb ? m->st.delta_pct : NAN, d, sizeof(d));
 	fprintf(f, "%-9s %-*s %12s -> %-12s %8s",
-		g->exp ? exp_state_name(g->exp_state) : state_name(g->state), width, g->id,
+		g->exp ? exp_state_name(g->exp_state) : fb_gm_state_name(g->state), width, g->id,
 		m->na ? a : "n/a", m->nb ? b : "n/a", d);
 	if (g->exact)
 		fprintf(f, "  (exact count%s)", g->dir ? "" : ", no declared direction");

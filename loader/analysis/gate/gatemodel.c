@@ -652,3 +652,16 @@ const char *fb_seq_decision_name(enum fb_seq_decision d)
 	}
 	return "continue";
 }
+
+const char *fb_gm_state_name(enum fb_gm_state s)
+{
+	switch (s) {
+	case FB_GM_OK:		return "ok";
+	case FB_GM_REGRESSED:	return "REGRESSED";
+	case FB_GM_LOST:	return "LOST";
+	case FB_GM_UNDECIDED:	return "undecided";
+	case FB_GM_REPORTED:	return "reported";
+	case FB_GM_UNTESTED:	break;
+	}
+	return "untested";
+}

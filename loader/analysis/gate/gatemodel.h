@@ -41,6 +41,9 @@ enum fb_gm_state {
 	FB_GM_UNTESTED,		/* no data in BASE, or missing in NEW and allowed */
 };
 
+/* A state's word in the gate's lines, compare's cells and JUnit: "ok", "REGRESSED", ... */
+const char *fb_gm_state_name(enum fb_gm_state s);
+
 struct fb_gate_opts {
 	const char *metrics;		/* comma-separated globs over metric ids */
 	const char *allow_missing;	/* globs whose loss in NEW is accepted, or NULL */

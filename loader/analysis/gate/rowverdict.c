@@ -22,19 +22,6 @@ void fb_gate_bare_opts(struct fb_gate_opts *o, const struct fb_cmp *c)
 	o->allow_missing = "";
 }
 
-static const char *word(enum fb_gm_state s)
-{
-	switch (s) {
-	case FB_GM_OK:		return "ok";
-	case FB_GM_REGRESSED:	return "REGRESSED";
-	case FB_GM_LOST:	return "LOST";
-	case FB_GM_UNDECIDED:	return "undecided";
-	case FB_GM_REPORTED:	return "reported";
-	case FB_GM_UNTESTED:	break;
-	}
-	return "untested";
-}
-
 /* how bad a state is, for the row's worst gated metric */
 static int rank(enum fb_gm_state s)
 {
@@ -78,7 +65,7 @@ static void why_of(const struct fb_gated *x, double beta, char *buf, size_t len)
 			 "thr %+.2g%%", m->name, x->test, x->p, x->p_adj, (1 - 2 * beta) * 100,
 			 (x->lo - 1) * 100, (x->hi - 1) * 100, x->dir * x->thr * 100);
 	else
-		snprintf(buf, len, "%.24s; %.80s", m->name, x->why[0] ? x->why : word(x->state));
+		snprintf(buf, len, "%.24s; %.80s", m->name, x->why[0] ? x->why : fb_gm_state_name(x->state));
 }
 
 void fb_gate_rows_from(struct fb_cmp *c, const struct fb_gate *gt, const struct fb_gate_opts *o)
@@ -96,7 +83,7 @@ void fb_gate_rows_from(struct fb_cmp *c, const struct fb_gate *gt, const struct 
 				if (x->m != m || !x->gated || x->exp)
 					continue;
 				m->gated = 1;
-				snprintf(m->gate_word, sizeof(m->gate_word), "%s", word(x->state));
+				snprintf(m->gate_word, sizeof(m->gate_word), "%s", fb_gm_state_name(x->state));
 				why_of(x, o->beta, m->gate_why, sizeof(m->gate_why));
 				m->v = verdict_of(x);
 				if (rank(x->state) > wr) {
