@@ -86,6 +86,9 @@ static int round_kernel_key(const char *file, const char *arm, char *key, size_t
 		if (!sl)
 			return -1;
 		*sl = '\0';
+		/* only an ab directory's layout, DIR/ARM/round-N.json: no ab.json further up */
+		if (!up && strcmp(strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir, arm))
+			return -1;
 	}
 	strcat(dir, "/ab.json");
 	top = fb_json_load(dir, "an ab.json", why, sizeof(why));
