@@ -74,6 +74,16 @@ rc=$?
 read -r jt jf js < <(junit_counts "$tmp/j2.xml" 2>/dev/null)
 t "JUnit with --expect (exit $rc): $jt testcases, $jf failures, a declared trade is a passing testcase" \
 	bash -c "[ $rc = 0 ] && [ '$jf' = 0 ] && grep -q 'declared kernel-patches/kernfs-bulk/expect:9' '$tmp/j2.xml'"
+# one testcase per cover-letter claim: met passes, not measured is skipped
+$fb gate --expect kernel-patches/patched.expect "$main" 2>/dev/null >"$tmp/g2"
+ncl=$(grep -c '^claim ' "$tmp/g2")
+nmet=$(grep -c '^claim met ' "$tmp/g2")
+nnm=$(grep -cE '^claim (not measured|unknown) ' "$tmp/g2")
+jcl=$(grep -c '<testcase classname="foliobench.claims" name="claim:kernel-patches/' "$tmp/j2.xml")
+jsk=$(grep -A1 '<testcase classname="foliobench.claims"' "$tmp/j2.xml" | grep -c '<skipped message="\(not measured\|unknown\)')
+jok=$(grep -A1 '<testcase classname="foliobench.claims"' "$tmp/j2.xml" | grep -c '<system-out>met: ')
+t "JUnit with --expect: a testcase per claim ($jcl of the gate's $ncl claim lines: $jok met = $nmet, $jsk skipped = $nnm)" \
+	bash -c "[ '$ncl' -gt 5 ] && [ '$jcl' = '$ncl' ] && [ '$jok' = '$nmet' ] && [ '$jsk' = '$nnm' ] && [ '$nmet' -gt 0 ]"
 
 # --- observer methods: NEW's function rows re-labelled as timed by fsession ---
 # (a stored baseline of an older foliobench, or of a kernel without fsession)

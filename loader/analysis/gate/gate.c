@@ -485,6 +485,7 @@ static int gate_report(FILE *f, const struct fb_cmp *c, const struct fb_gate_opt
 		gate_claims(f, cl, c, &gt, sq, k, decision);
 	print_verdict(f, &gt, &ok, c, width);
 	ret = (int)gt.outcome;
+	ok.claims = cl;
 	if (junit)
 		write_junit(junit, &gt, c, &ok);
 	if (k && *decision == FB_SEQ_CONTINUE)

@@ -44,6 +44,8 @@ enum fb_gm_state {
 /* A state's word in the gate's lines, compare's cells and JUnit: "ok", "REGRESSED", ... */
 const char *fb_gm_state_name(enum fb_gm_state s);
 
+struct fb_claims;
+
 struct fb_gate_opts {
 	const char *metrics;		/* comma-separated globs over metric ids */
 	const char *allow_missing;	/* globs whose loss in NEW is accepted, or NULL */
@@ -53,6 +55,7 @@ struct fb_gate_opts {
 	double thr_pct;			/* --max-regression */
 	const struct fb_noise *noise;	/* --noise: per-row spread, or NULL */
 	struct fb_expect *expect;	/* --expect: declared trades, or NULL */
+	const struct fb_claims *claims;	/* --expect's claims, judged, for JUnit, or NULL */
 	/*
 	 * --metrics was given: its globs are the whole choice, the observer's
 	 * own rows included, and no row's declared metric (fb_row.gate)

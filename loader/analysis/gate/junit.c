@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/compare/claims.h"
 #include "analysis/gate/junit.h"
 #include "util/outfile.h"
 
@@ -127,15 +128,54 @@ static void runs_case(FILE *f, const struct fb_side *s, const char *side, int fa
 	fprintf(f, "%s\"/>\n    </testcase>\n", s->iss.n > 1 ? "; ..." : "");
 }
 
+/* A claim's testcase: met passes, not met fails, unknown or not measured skips. */
+static enum tc claim_tc(const struct fb_claim *cl)
+{
+	return cl->state == FB_CLAIM_MET ? TC_PASS : cl->state == FB_CLAIM_NOT_MET ? TC_FAIL :
+	       TC_SKIP;
+}
+
+static void claim_case(FILE *f, const struct fb_claim *cl)
+{
+	char bound[160], meas[200], msg[900];
+	enum tc t = claim_tc(cl);
+
+	fb_claim_bound(cl, bound, sizeof(bound));
+	fb_claim_measured(cl, meas, sizeof(meas));
+	if (cl->state == FB_CLAIM_NOT_MEASURED || cl->state == FB_CLAIM_UNKNOWN)
+		snprintf(msg, sizeof(msg), "%s: %s; claim \"%s\" (%s)",
+			 fb_claim_state_name(cl->state), cl->reason[0] ? cl->reason : cl->why,
+			 cl->quote, cl->seed);
+	else
+		snprintf(msg, sizeof(msg), "%s: claim \"%s\" (%s) needs %s; measured %s",
+			 fb_claim_state_name(cl->state), cl->quote, cl->seed, bound, meas);
+	fprintf(f, "    <testcase classname=\"foliobench.claims\" name=\"claim:");
+	xml_attr(f, cl->file);
+	fprintf(f, ":%d\">\n", cl->line);
+	if (t == TC_FAIL)
+		fputs("      <failure type=\"claim\" message=\"", f);
+	else if (t == TC_SKIP)
+		fputs("      <skipped message=\"", f);
+	else
+		fputs("      <system-out>", f);
+	xml_attr(f, msg);
+	fputs(t == TC_PASS ? "</system-out>\n" : "\"/>\n", f);
+	fputs("    </testcase>\n", f);
+}
+
 int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,
 		   const struct fb_gate_opts *o)
 {
 	int nf = !!c->new.iss.nfatal, ns = (c->new.iss.n && !c->new.iss.nfatal) + !!c->base.iss.n;
-	int nt = gt->ng + nf + ns;
+	int ncl = o->claims ? o->claims->n : 0, nt = gt->ng + nf + ns + ncl;
 
 	for (int i = 0; i < gt->ng; i++) {
 		nf += classify(&gt->g[i]) == TC_FAIL;
 		ns += classify(&gt->g[i]) == TC_SKIP;
+	}
+	for (int i = 0; i < ncl; i++) {
+		nf += claim_tc(&o->claims->c[i]) == TC_FAIL;
+		ns += claim_tc(&o->claims->c[i]) == TC_SKIP;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
 	fprintf(f, "<testsuites name=\"foliobench gate\" tests=\"%d\" failures=\"%d\" "
@@ -156,6 +196,8 @@ int fb_junit_write(FILE *f, const struct fb_gate *gt, const struct fb_cmp *c,
 		runs_case(f, &c->base, "BASE", 0);
 	for (int i = 0; i < gt->ng; i++)
 		testcase(f, &gt->g[i], o);
+	for (int i = 0; i < ncl; i++)
+		claim_case(f, &o->claims->c[i]);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	return ferror(f) ? -1 : 0;
 }

@@ -5,6 +5,9 @@
  * a regression, lost data or an expectation not met is a <failure> with
  * the measured change and interval, an undecided metric is <skipped> with
  * the reason (the gate's unknown), everything else passes.
+ * With --expect, one testcase per cover-letter claim (classname
+ * foliobench.claims, name claim:FILE:LINE): not met fails, unknown or not
+ * measured is skipped with why.
  */
 #ifndef FB_JUNIT_H
 #define FB_JUNIT_H
