@@ -125,6 +125,20 @@ $fb gate "$tmp/other" >"$tmp/gso" 2>/dev/null
 t "bare gate on rounds of another kernel: no shipped noise ($(head -1 "$tmp/gso" | grep -o 'no calibrated noise'))" \
 	bash -c "head -1 '$tmp/gso' | grep -q ', no calibrated noise\$'"
 
+# a checkout whose shipped noise does not read: gate, compare and report say
+# so in one line and exit 2 (no row printed with a verdict it does not have)
+mkdir -p "$tmp/co/kernel-patches/noise"
+cp "$fb" "$tmp/co/foliobench"
+echo '{bad' >"$tmp/co/kernel-patches/noise/perf-icount.json"
+"$tmp/co/foliobench" gate "$main" >"$tmp/bn-g" 2>"$tmp/bn-ge"; rg=$?
+"$tmp/co/foliobench" compare "$main" >"$tmp/bn-c" 2>"$tmp/bn-ce"; rcm=$?
+"$tmp/co/foliobench" report -o "$tmp/bn-r" "$main" >/dev/null 2>"$tmp/bn-re"; rr=$?
+t "a corrupt shipped noise file: gate $rg, compare $rcm, report $rr (want 2 2 2), one line each, nothing written" \
+	bash -c "[ $rg = 2 ] && [ $rcm = 2 ] && [ $rr = 2 ] && [ ! -s '$tmp/bn-c' ] && [ ! -e '$tmp/bn-r' ] &&
+		 for e in '$tmp/bn-ge' '$tmp/bn-ce' '$tmp/bn-re'; do
+			[ \$(grep -c 'error: shipped noise: .*perf-icount.json: cannot read' \$e) = 1 ] || exit 1
+		 done"
+
 # --- per-row noise ---
 $fb gate --calibrate --noise "$tmp/noise.json" "$tmp/nft/aanft-icount-asis" >"$tmp/cal" 2>&1
 rc=$?

@@ -558,9 +558,10 @@ int fb_noise_default(struct fb_noise **out, const struct fb_cmp *c)
 		return -1;
 	}
 	r = fb_noise_shipped(nz, dir, c, err, sizeof(err));
-	if (r < 0) {
+	if (r < 0) {	/* the checkout's own file: a broken clone, not bad input */
 		fb_one_line(err);
-		fb_err("gate: %s", err);
+		fb_err("shipped noise: %s; `git checkout %s` restores it", err,
+		       FB_NOISE_SHIPPED);
 	}
 	if (r) {
 		free(nz);

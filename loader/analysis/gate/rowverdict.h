@@ -32,7 +32,10 @@ void fb_gate_bare_opts(struct fb_gate_opts *o, const struct fb_cmp *c);
  */
 void fb_gate_rows_from(struct fb_cmp *c, const struct fb_gate *gt, const struct fb_gate_opts *o);
 
-/* The bare gate on c, into the model; 0, or -1 (c unchanged) if it cannot run. */
+/*
+ * The bare gate on c, into the model; 0 (c unchanged when the gate cannot
+ * decide anything), or -1 (said why) when the shipped noise does not read.
+ */
 int fb_gate_rows(struct fb_cmp *c);
 
 #endif /* FB_ROWVERDICT_H */

@@ -67,7 +67,10 @@ int cmd_compare(int argc, char **argv)
 		fb_cmp_free(&c);
 		return 2;
 	}
-	fb_gate_rows(&c);
+	if (fb_gate_rows(&c)) {	/* no row printed with a verdict it does not have */
+		fb_cmp_free(&c);
+		return 2;
+	}
 	fb_term_stdout();	/* nothing from data reaches the terminal as a control */
 	fb_cmp_print_header(stdout, &c, fmt);
 	fb_cmp_print(stdout, &c, fmt);
@@ -86,8 +89,9 @@ int fb_cmp_summary(FILE *f, const char *dir, const char *base_arm, const char *n
 	if (ret) {
 		fb_one_line(err);
 		fb_err("summary: %s", err);
+	} else if (fb_gate_rows(&c)) {
+		ret = -1;
 	} else {
-		fb_gate_rows(&c);
 		fputc('\n', f);
 		fb_cmp_print_header(f, &c, FB_FMT_TEXT);
 		fb_cmp_print(f, &c, FB_FMT_TEXT);

@@ -666,7 +666,8 @@ int cmd_report(int argc, char **argv)
 	ret = 2;
 	if (fb_cmp_open_args(&c, &ca))
 		goto out;
-	fb_gate_rows(&c);	/* a gated row's verdict is the gate's */
+	if (fb_gate_rows(&c))	/* a gated row's verdict is the gate's */
+		goto out;
 	cs = calloc(1, sizeof(*cs));
 	if (!cs) {
 		fb_err("report: out of memory");
