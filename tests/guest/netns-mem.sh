@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# netns-mem.sh [N] - memory per network namespace that has committed one
+# netns-mem.sh [N [SETTINGS]] - memory per network namespace that has committed one
 # nf_tables batch, with nf_tables.trans_scratchpad on and off, in this one
 # guest (series-test.sh boots it on the patched kernel).  Settings in the
 # order 1 0 0 1 (ABBA: a drift over the boot cancels); each: N namespaces,
@@ -10,8 +10,12 @@
 # and made a single reading's difference swing by +-90 kB per namespace.
 # Page cache and reclaimable slab are dropped before each reading.
 # Prints "sp=S kB=K" per setting, then "cost kB=D" (mean on - mean off).
+# SETTINGS (default "1 0 0 1"): a setting "-" leaves the parameter alone,
+# for a kernel without it (the baseline, the kfree-bulk arm); no cost line
+# then (reports/kfree-bulk).
 set -uo pipefail
 n=${1:-64}
+settings=${2:-1 0 0 1}
 param=/sys/module/nf_tables/parameters/trans_scratchpad
 free_kb() {
 	sync
@@ -25,7 +29,7 @@ free_kb() {
 # one SETTING: prints kB per namespace
 one() {
 	local f0 f1 pids= d i t=0
-	echo "$1" >$param || return 1
+	[ "$1" = - ] || echo "$1" >$param || return 1
 	d=$(mktemp -d)
 	f0=$(free_kb)
 	for i in $(seq "$n"); do
@@ -41,10 +45,16 @@ one() {
 	sleep 5	# the namespaces go away asynchronously (cleanup_net)
 	echo $(((f0 - f1) / n))
 }
-sum1=0 sum0=0
-for sp in 1 0 0 1; do
-	k=$(one $sp) || { echo "netns-mem: cannot set $param" >&2; exit 1; }
-	echo "sp=$sp kB=$k"
-	if [ $sp = 1 ]; then sum1=$((sum1 + k)); else sum0=$((sum0 + k)); fi
+for sp in $settings; do
+	case $sp in
+	0|1|-) ;;
+	*) echo "netns-mem: a setting is 0, 1 or -, not '$sp'" >&2; exit 2 ;;
+	esac
 done
-echo "cost kB=$(((sum1 - sum0) / 2))"
+sum1=0 sum0=0
+for sp in $settings; do
+	k=$(one "$sp") || { echo "netns-mem: cannot set $param" >&2; exit 1; }
+	echo "sp=$sp kB=$k"
+	case $sp in 1) sum1=$((sum1 + k)) ;; 0) sum0=$((sum0 + k)) ;; esac
+done
+[ "$settings" != "1 0 0 1" ] || echo "cost kB=$(((sum1 - sum0) / 2))"

@@ -108,3 +108,24 @@ t "arms.conf: kernfs-weak is kernfs-bulk plus testing/kernfs-weak, whose patch c
 	bash -c "grep -q '^kernfs-weak: kernfs-bulk testing/kernfs-weak$' kernel-patches/arms.conf &&
 		 grep -q '^+#define KERNFS_INO_BATCH	2' kernel-patches/testing/kernfs-weak/0001-*.patch &&
 		 grep -q '^+#define KERNFS_INO_BATCH	16$' kernel-patches/kernfs-bulk/0003-*.patch"
+
+# --- the kfree-bulk arm (issue 43 item 9): an alternative to folio-pool 2/9, not a series ---
+kfb=$(grep -v '^#' kernel-patches/kfree-bulk/series | grep .)
+t "arms.conf: kfree-bulk is its own directory, one patch, on nf_tables_api.c only, freeing with kfree_bulk() and no scratchpad" \
+	bash -c "grep -q '^kfree-bulk: kfree-bulk$' kernel-patches/arms.conf && [ \$(wc -l <<<'$kfb') = 1 ] &&
+		 p=kernel-patches/kfree-bulk/$kfb && [ -f \$p ] &&
+		 [ \"\$(grep '^diff --git' \$p)\" = 'diff --git a/net/netfilter/nf_tables_api.c b/net/netfilter/nf_tables_api.c' ] &&
+		 grep -q '^+	kfree_bulk(batch->nr, batch->objs);' \$p && ! grep -qi 'folio' <(grep '^[-+]' \$p) &&
+		 ! grep -q 'kfree-bulk' kernel-patches/folio-pool/series kernel-patches/patched.expect"
+src=${FB_CACHE:-/var/cache/foliobench}/src/linux-7.3.4
+if [ -d "$src/.git" ]; then
+	t "the kfree-bulk patch applies to the pinned base ($src, git apply --check)" \
+		git -C "$src" apply --check "$PWD/kernel-patches/kfree-bulk/$kfb"
+else
+	echo "ok - the kfree-bulk patch applies to the pinned base # SKIP no base tree in $src"
+fi
+out=$(bash tests/guest/netns-mem.sh 1 "1 x" 2>&1)
+rc=$?
+want="netns-mem: a setting is 0, 1 or -, not 'x'"
+t "netns-mem.sh refuses a setting other than 0, 1 or - before any namespace: exit $rc (want 2), one line" \
+	test "$rc:$out" = "2:$want"
