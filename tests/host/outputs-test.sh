@@ -42,9 +42,9 @@ t "report with EIO from the 3rd write: exit $rc (want 2), the $(wc -l <"$tmp/old
 
 # --- report: Ctrl-C while it writes (each write slowed to 0.1 s) ---
 # set -m: a background job of a script ignores SIGINT otherwise
-sigint() {	# LOG CMD...: run CMD under strace, SIGINT it after 1.5 s; its exit code
-	local log=$1 spid cpid
-	shift
+sigint() {	# LOG WATCH CMD...: run CMD under strace, SIGINT it once it writes; its exit code
+	local log=$1 watch=$2 spid cpid i
+	shift 2
 	set -m
 	# SIGINT back to its default first: a test started where it is ignored
 	# (a background job, nohup) would pass it on ignored to CMD
@@ -53,12 +53,20 @@ sigint() {	# LOG CMD...: run CMD under strace, SIGINT it after 1.5 s; its exit c
 os.execvp(sys.argv[1], sys.argv[1:])' "$@" >"$log" 2>&1 &
 	spid=$!
 	set +m
-	sleep 1.5
-	cpid=$(cat /proc/$spid/task/*/children 2>/dev/null | awk '{print $1}')
+	# not a fixed delay: on a loaded host python may not have exec'd CMD yet
+	# (its own SIGINT handler then exits 1); wait until CMD runs and has a
+	# temporary output under WATCH, at most 30 s
+	for ((i = 0; i < 300; i++)); do
+		cpid=$(cat /proc/$spid/task/*/children 2>/dev/null | awk '{print $1}')
+		[ -n "$cpid" ] && [ "$(readlink "/proc/$cpid/exe")" = "$(readlink -f "$1")" ] &&
+			[ "$(leftovers "$watch")" -gt 0 ] && break
+		sleep 0.1
+	done
+	sleep 0.3
 	[ -n "$cpid" ] && kill -INT "$cpid"
 	wait $spid
 }
-sigint "$tmp/int.log" $fb report --out "$rep" "$mj"
+sigint "$tmp/int.log" "$rep" $fb report --out "$rep" "$mj"
 rc=$?
 sums "$rep" >"$tmp/after"
 t "report interrupted (SIGINT) while writing: exit $rc (want 130), every file old or whole, $(leftovers "$rep") temporary files" \
@@ -90,7 +98,7 @@ strace -f -o /dev/null -e trace=write -e inject=write:error=EIO:when=3+ \
 rc=$?
 t "merge with EIO from the 3rd write: exit $rc (want 1), no OUT, $(leftovers "$tmp/m") temporary directories" \
 	bash -c "[ $rc = 1 ] && [ ! -e '$tmp/m/out' ] && [ $(leftovers "$tmp/m") = 0 ]"
-sigint "$tmp/mint.log" $fb merge "$tmp/m/out" "$tmp/s1" "$tmp/s2"
+sigint "$tmp/mint.log" "$tmp/m" $fb merge "$tmp/m/out" "$tmp/s1" "$tmp/s2"
 rc=$?
 t "merge interrupted (SIGINT) while copying: exit $rc (want 130), no OUT, $(leftovers "$tmp/m") temporary directories" \
 	bash -c "[ $rc = 130 ] && [ ! -e '$tmp/m/out' ] && [ $(leftovers "$tmp/m") = 0 ]"
