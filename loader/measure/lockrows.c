@@ -13,6 +13,7 @@
 #include "fbcont.skel.h"
 #include "fbprobe.h"
 #include "measure/locks.h"
+#include "measure/observer.h"
 #include "measure/session.h"
 #include "measure/sysinfo.h"
 
@@ -207,6 +208,7 @@ static void keep_phase(struct fb_phase_snap *snap, const char *phase, const stru
  */
 void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 {
+	fb_observer_phase(ops, phase);	/* the plugin's phase mark, if it observes */
 	for (int j = 0; fb_active_session && j < fb_active_session->nrows; j++)
 		if (fb_active_session->rows[j].def->kind == FB_FUNC)
 			phase_func(ops, phase, &fb_active_session->rows[j]);
