@@ -15,10 +15,15 @@
  * Release: the entry of a release function ("unlockfn") is the hold's
  * end; the first access its body then makes to a held lock word says
  * which word (a mutex's owner cmpxchg, an rwsem's count xadd, a spinlock's
- * byte store); a ret in its body disarms.  One release in progress per
- * group: a spinlock released inside an rwsem's release leaves it armed.  An entry within CHAIN
+ * byte store); a ret in its body ends the release.  Releases nest (BPF's
+ * programs inside a release function release their own spinlocks): the
+ * innermost one that has not yet closed a hold takes the access.  An entry within CHAIN
  * instructions of the last (a tail call: _raw_spin_unlock_irqrestore
  * jumping to __raw_spin_unlock_irqrestore) keeps the first entry's time.
+ *
+ * An acquisition whose word is still held (a trylock that failed: lockdep
+ * kernels try first, and API v1 cannot read its result) opens nothing and
+ * counts as busy.
  *
  * So a hold is the guest instructions from the acquire's return to the
  * release's entry, as BPF's fexit method defines it, without BPF's own.
@@ -50,7 +55,9 @@ struct hstat {
 
 struct lock_word {
 	uint64_t addr, count;	/* addr 0: an empty slot */
-	uint64_t t0, lost;	/* the open hold's start; holds opened twice */
+	uint64_t t0;		/* the open hold's start */
+	uint64_t opened, busy;	/* holds opened; attempts on a held word */
+	uint64_t phase_opened;	/* opened by the first phase mark */
 	int w, open;
 	struct hstat hold, phase;
 };
@@ -69,9 +76,17 @@ static struct pending pending[MAX_PENDING];
 static int npending;
 static uint64_t pending_lost;
 #define MAX_GROUP	8
-/* per group: a release in progress (a spinlock's inside an rwsem's), its entry */
-static int un_armed[MAX_GROUP];
-static uint64_t un_t[MAX_GROUP];
+#define MAX_NEST	16
+/*
+ * Per group, the releases in progress, innermost last: their entries, and
+ * whether each has closed its hold (a release inside a release: BPF's
+ * programs inside a release function take and drop their own spinlocks).
+ */
+static struct rel {
+	uint64_t t;
+	int done;
+} rels[MAX_GROUP][MAX_NEST];
+static int nrel[MAX_GROUP];
 static int phased;
 
 static struct lock_word *word(uint64_t va, int create)
@@ -161,7 +176,11 @@ void on_lock_ret(unsigned int vcpu, void *udata)
 			continue;
 		memmove(&pending[j], &pending[j + 1], sizeof(pending[0]) * (size_t)(npending - j - 1));
 		npending--;
-		l->lost += l->open;
+		if (l->open) {	/* held: a trylock that failed (no register says) */
+			l->busy++;
+			return;
+		}
+		l->opened++;
 		l->open = 1;
 		l->t0 = now(udata) + 1;	/* after the ret */
 		return;
@@ -171,40 +190,46 @@ void on_lock_ret(unsigned int vcpu, void *udata)
 void on_unlock_entry(unsigned int vcpu, void *udata)
 {
 	int g = watches[unpack_w(udata)].group & (MAX_GROUP - 1);
+	struct rel *r = rels[g];
 	uint64_t t = now(udata);
 
 	(void)vcpu;
-	if (un_armed[g] && t - un_t[g] <= CHAIN)
+	if (nrel[g] && !r[nrel[g] - 1].done && t - r[nrel[g] - 1].t <= CHAIN)
 		return;		/* a tail call of the release in progress */
-	un_armed[g] = 1;
-	un_t[g] = t;
+	if (nrel[g] == MAX_NEST) {	/* left by tail calls out of a release */
+		memmove(&r[0], &r[1], sizeof(r[0]) * (MAX_NEST - 1));
+		nrel[g]--;
+	}
+	r[nrel[g]++] = (struct rel){ t, 0 };
 }
 
 void on_unlock_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va,
 		      void *udata)
 {
-	int g = watches[unpack_w(udata)].group & (MAX_GROUP - 1);
+	int g = watches[unpack_w(udata)].group & (MAX_GROUP - 1), j = nrel[g] - 1;
 	struct lock_word *l;
 
 	(void)vcpu;
 	(void)info;
-	if (!un_armed[g])
+	while (j >= 0 && rels[g][j].done)
+		j--;
+	if (j < 0)
 		return;
 	l = word(va, 0);
 	if (!l || !l->open)
 		return;
 	l->open = 0;
-	un_armed[g] = 0;
-	if (un_t[g] >= l->t0)
-		hstat_add(&l->hold, un_t[g] - l->t0);
-	else
-		l->lost++;
+	rels[g][j].done = 1;
+	hstat_add(&l->hold, rels[g][j].t >= l->t0 ? rels[g][j].t - l->t0 : 0);
 }
 
 void on_unlock_ret(unsigned int vcpu, void *udata)
 {
+	int g = watches[unpack_w(udata)].group & (MAX_GROUP - 1);
+
 	(void)vcpu;
-	un_armed[watches[unpack_w(udata)].group & (MAX_GROUP - 1)] = 0;
+	if (nrel[g])
+		nrel[g]--;
 }
 
 /* The first phase mark: each word's holds so far become its phase's. */
@@ -217,8 +242,9 @@ void on_phase(unsigned int vcpu, void *udata)
 	for (int k = 0; k < LOCK_SLOTS; k++) {
 		struct lock_word *l = &lock_words[k];
 
-		if (!l->hold.n)
+		if (!l->count)
 			continue;
+		l->phase_opened = l->opened;
 		l->phase = l->hold;
 		l->phase.e = malloc(l->hold.nb * sizeof(*l->hold.e));
 		if (l->phase.e)
@@ -237,12 +263,10 @@ int holds_inst(uint64_t addr)
 }
 
 static void write_hstat(FILE *f, const char *key, const struct lock_word *l,
-			const struct hstat *s, int lost)
+			const struct hstat *s, uint64_t opened, uint64_t busy)
 {
-	fprintf(f, "%s %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64, key, l->addr,
-		s->n, s->sum, s->min, s->max);
-	if (lost)
-		fprintf(f, " %" PRIu64, l->lost + (uint64_t)l->open);
+	fprintf(f, "%s %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		" %" PRIu64, key, l->addr, s->n, s->sum, s->min, s->max, opened, busy);
 	for (uint32_t i = 0; i < s->nb; i++)
 		fprintf(f, " %u:%" PRIu64, s->e[i].b, s->e[i].c);
 	fputc('\n', f);
@@ -251,9 +275,9 @@ static void write_hstat(FILE *f, const char *key, const struct lock_word *l,
 static void write_word(FILE *f, const struct lock_word *l)
 {
 	fprintf(f, "lockaddr %s %" PRIx64 " %" PRIu64 "\n", watches[l->w].name, l->addr, l->count);
-	write_hstat(f, "lockhold", l, &l->hold, 1);
+	write_hstat(f, "lockhold", l, &l->hold, l->opened, l->busy);
 	if (phased)
-		write_hstat(f, "lockphase", l, &l->phase, 0);
+		write_hstat(f, "lockphase", l, &l->phase, l->phase_opened, 0);
 }
 
 static int cmp_count_desc(const void *a, const void *b)

@@ -31,13 +31,14 @@
  *   lockaddr SYM ADDR COUNT               lock-prefixed accesses to lock word ADDR
  *                                         by SYM's body in the windows (one per call):
  *                                         the lockinst words, then the busiest 512
- *   lockhold ADDR N SUM MIN MAX LOST IDX:COUNT ...
+ *   lockhold ADDR N SUM MIN MAX OPENED BUSY IDX:COUNT ...
  *                                         its holds (acquire ret -> release entry,
- *                                         guest instructions); LOST: holds
- *                                         opened again before a release was seen
- *   lockphase ADDR N SUM MIN MAX IDX:COUNT ...
- *                                         its holds released before the first
- *                                         phase mark (only if one was seen)
+ *                                         guest instructions), N of OPENED
+ *                                         closed; BUSY: acquire rets on the
+ *                                         word while held (failed trylocks)
+ *   lockphase ADDR N SUM MIN MAX OPENED 0 IDX:COUNT ...
+ *                                         the same by the first phase mark
+ *                                         (only if one was seen)
  *   phase N                               phase marks seen
  *   locktop LEFT MIN                      words left out, each counted <= MIN times
  *   lockfull N                            accesses not counted (table full)

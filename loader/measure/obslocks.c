@@ -3,7 +3,7 @@
  * obslocks.c - the TCG plugin's lock words (plugin/fbholds.c) as the
  * catalogue's lock rows (obsplugin.h): per instance, acquisitions, the hold
  * histogram and the holds released by the first phase mark ("hold@PHASE",
- * the stat the gate uses for gdp_mutex), in guest instructions x 2^shift ns.
+ * the stat the gate uses for gdp_mutex; "acquire@PHASE" the acquisitions), in guest instructions x 2^shift ns.
  *
  * The instance: a global's address from System.map; a member of an object
  * behind a pointer (kernfs_rwsem and kernfs_idr_lock in *sysfs_root, which
@@ -132,18 +132,19 @@ static uint64_t find_base(const struct words *ws, const struct sib *s, int ns, u
 	return best;
 }
 
-/* "N SUM MIN MAX [LOST] IDX:COUNT ..." as h (x 2^shift ns); 0, or -1 */
-static int parse_hold(const char *p, int lost_field, int shift, struct fb_hist *h,
-		      uint64_t *lost)
+/*
+ * "ADDR N SUM MIN MAX OPENED BUSY IDX:COUNT ..." as h (x 2^shift ns),
+ * ob[0] opened, ob[1] busy; 0, or -1
+ */
+static int parse_hold(const char *p, int shift, struct fb_hist *h, uint64_t *ob)
 {
-	unsigned long long a, n, sum, mn, mx, lo = 0, idx, c;
+	unsigned long long a, n, sum, mn, mx, o, b, idx, c;
 	int used = 0;
 
-	if (!p || sscanf(p, "%llx %llu %llu %llu %llu%n", &a, &n, &sum, &mn, &mx, &used) != 5)
+	if (!p || sscanf(p, "%llx %llu %llu %llu %llu %llu %llu%n", &a, &n, &sum, &mn, &mx, &o,
+			 &b, &used) != 7)
 		return -1;
 	p += used;
-	if (lost_field && sscanf(p, " %llu%n", &lo, &used) == 1)
-		p += used;
 	h->count = n;
 	h->sum = sum << shift;
 	h->min = mn << shift;
@@ -154,8 +155,8 @@ static int parse_hold(const char *p, int lost_field, int shift, struct fb_hist *
 		h->buckets[shift ? fb_bucket(fb_bucket_lo((unsigned int)idx) << shift) : idx] += c;
 		p += used;
 	}
-	if (lost)
-		*lost = lo;
+	ob[0] = o;
+	ob[1] = b;
 	return 0;
 }
 
@@ -205,8 +206,8 @@ static uint64_t instance(const char *line, const char *spec, const struct words 
 		       "watched member's word taken", st);
 		return 0;
 	}
-	fb_fmt(how, hlen, "the busiest %s the lock functions took (%d members' words at "
-	       "their BTF offsets, %" PRIu64 " acquisitions), at 0x%" PRIx64, st, ns, score, base);
+	fb_fmt(how, hlen, "in the busiest %s 0x%" PRIx64 " whose %d members' words the lock "
+	       "functions took", st, base, ns);
 	return base + (uint64_t)off;
 }
 
@@ -217,7 +218,7 @@ int fb_obsplugin_lock_row(struct fb_result *r, const char *line, const char *spe
 	char name[64], fns[160], how[224], phase[32];
 	struct fb_probe_result *p;
 	const struct lw *l;
-	uint64_t addr, lost = 0;
+	uint64_t addr, ob[2] = { 0 }, ph[2] = { 0 };
 
 	if (sscanf(line, "# lock %63s %159s", name, fns) != 2)
 		return 0;
@@ -238,25 +239,29 @@ int fb_obsplugin_lock_row(struct fb_result *r, const char *line, const char *spe
 		       "filled up", addr);
 		return 0;
 	}
+	if (l && parse_hold(l->hold, shift, &p->stats[0].h, ob) < 0) {
+		fb_fmt(why, wlen, "the plugin's holds of 0x%" PRIx64 " are unreadable", addr);
+		return -1;
+	}
 	p->status = FB_ATTACHED;
 	p->nstats = 2;
 	fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "hold");
 	fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "ns");
 	fb_fmt(p->stats[1].name, sizeof(p->stats[1].name), "acquire");
 	fb_fmt(p->stats[1].h.unit, sizeof(p->stats[1].h.unit), "calls");
-	p->stats[1].h.count = l ? l->count : 0;
-	if (l && parse_hold(l->hold, 1, shift, &p->stats[0].h, &lost) < 0) {
-		fb_fmt(why, wlen, "the plugin's holds of 0x%" PRIx64 " are unreadable", addr);
-		return -1;
-	}
-	if (l && ws.phases && phase_name(r, phase, sizeof(phase)) == 0 && FB_MAX_STATS > 2) {
+	p->stats[1].h.count = ob[0];
+	if (l && ws.phases && phase_name(r, phase, sizeof(phase)) == 0 && FB_MAX_STATS > 3 &&
+	    parse_hold(l->phase, shift, &p->stats[2].h, ph) == 0) {
 		fb_fmt(p->stats[2].name, sizeof(p->stats[2].name), "hold@%s", phase);
-		if (parse_hold(l->phase, 0, shift, &p->stats[2].h, NULL) == 0)
-			p->nstats = 3;
+		fb_fmt(p->stats[3].name, sizeof(p->stats[3].name), "acq@%s", phase);
+		fb_fmt(p->stats[3].h.unit, sizeof(p->stats[3].h.unit), "calls");
+		p->stats[3].h.count = ph[0];
+		p->nstats = 4;
 	}
-	fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 " (%s); acquire: calls of %s "
-	       "whose atomic took it, in the windows; hold: guest instructions from the "
-	       "acquire's ret to the release's entry, %" PRIu64 " not closed; no wait times",
-	       addr, how, fns, lost);
+	fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 " (%s); acquire: rets of %s "
+	       "after their atomic took it, in the windows (%" PRIu64 " atomics, %" PRIu64
+	       " on it while held); hold: guest instructions to the release's entry, %" PRIu64
+	       " not closed; no wait times", addr, how, fns, l ? l->count : 0, ob[1],
+	       ob[0] - p->stats[0].h.count);
 	return 0;
 }

@@ -212,6 +212,8 @@ static void spec_row(char *spec, size_t len, const struct fb_probe_def *d,
  * ret starts the hold; the slow paths they jump to (their ret, not the
  * acquire's, ends the acquisition); and release functions, whose entry
  * ends the hold.  Write side of an rwsem only: the BPF row's "hold" stat.
+ * A lockdep kernel (lockstat flavour: lock_acquire in System.map) takes its
+ * locks in other functions: lock_fns_ld.
  */
 static const char *const lock_fns[][3][8] = {
 	[FB_LK_MUTEX] = { { "mutex_lock", "mutex_lock_killable", "mutex_lock_interruptible" },
@@ -221,6 +223,15 @@ static const char *const lock_fns[][3][8] = {
 			 { "_raw_spin_unlock", "_raw_spin_unlock_bh", "_raw_spin_unlock_irq",
 			   "_raw_spin_unlock_irqrestore", "__raw_spin_unlock_irq",
 			   "__raw_spin_unlock_irqrestore", "do_raw_spin_unlock" } },
+};
+
+static const char *const lock_fns_ld[][3][8] = {
+	[FB_LK_MUTEX] = { { "__mutex_trylock_common" }, { 0 },
+			  { "mutex_unlock", "__mutex_unlock_slowpath" } },
+	[FB_LK_RWSEM] = { { "rwsem_write_trylock" }, { 0 }, { "up_write" } },
+	[FB_LK_SPIN] = { { "do_raw_spin_trylock", "do_raw_spin_lock" }, { 0 },
+			 { "_raw_spin_unlock", "_raw_spin_unlock_bh", "_raw_spin_unlock_irq",
+			   "_raw_spin_unlock_irqrestore", "do_raw_spin_unlock" } },
 };
 
 /* fn's line already in spec (another row of the lock type) */
@@ -240,10 +251,12 @@ static void spec_lock_fns(char *spec, size_t len, enum fb_lock_type t, const str
 {
 	static const char *const kind[] = { "lockfn", "lockret", "unlockfn" };
 	uint64_t addr, end;
+	const char *const (*fs)[3][8] = fb_ksym_lookup(ks, "lock_acquire", &addr, &end) < 0 ?
+					lock_fns : lock_fns_ld;
 
 	for (int k = 0; k < 3; k++)
-		for (int i = 0; i < 8 && lock_fns[t][k][i]; i++) {
-			const char *fn = lock_fns[t][k][i];
+		for (int i = 0; i < 8 && fs[t][k][i]; i++) {
+			const char *fn = fs[t][k][i];
 			size_t at;
 
 			if (fb_ksym_lookup(ks, fn, &addr, &end) < 0 || u->n == MAX_ADDR)
