@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include "measure/observer.h"
-#include "model/counts.h"
 #include "util/util.h"
 
 static const char *const names[] = { "bpf", "plugin", "both" };
@@ -53,16 +52,4 @@ void fb_observer_mark(int on)
 	if (fb_observer_guest() == FB_OBS_BPF)
 		return;
 	syscall(on ? SYS_sched_get_priority_max : SYS_sched_get_priority_min, SCHED_FIFO);
-}
-
-void fb_observer_phase(struct fb_counts *ops, const char *phase)
-{
-	static int marked;
-	char key[40];
-
-	if (fb_observer_guest() == FB_OBS_BPF || marked++)
-		return;
-	syscall(SYS_sched_rr_get_interval, 0, NULL);	/* -EFAULT: only its entry counts */
-	snprintf(key, sizeof(key), "%.27s_plugin_mark", phase);
-	fb_count_set(ops, key, 1);
 }

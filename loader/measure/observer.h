@@ -9,8 +9,6 @@
 #ifndef FB_OBSERVER_H
 #define FB_OBSERVER_H
 
-struct fb_counts;
-
 enum fb_observer { FB_OBS_BPF, FB_OBS_PLUGIN, FB_OBS_BOTH };
 
 /* "bpf", "plugin", "both" -> *o: 0, or -1 */
@@ -34,11 +32,10 @@ void fb_observer_mark(int on);
 #define FB_OBS_MARK_OFF	"__x64_sys_sched_get_priority_min"
 /*
  * The first phase a workload marks (sysfs: "register"), inside the window:
- * a sched_rr_get_interval syscall, and the workload's count
- * "<phase>_plugin_mark" 1 names the phase for the host.  The plugin keeps
- * each lock word's holds up to there (a row's stat "hold@<phase>").
+ * a sched_rr_get_interval syscall (measure/lockrows.c), and the workload's
+ * count "<phase>_plugin_mark" 1 names the phase for the host.  The plugin
+ * keeps each lock word's holds up to there (a row's stat "hold@<phase>").
  */
-void fb_observer_phase(struct fb_counts *ops, const char *phase);
 #define FB_OBS_MARK_PHASE	"__x64_sys_sched_rr_get_interval"
 
 #endif /* FB_OBSERVER_H */
