@@ -6,8 +6,9 @@
 # the function rows' cmean and the lock rows' hold mean, p50 and
 # registration cmean by each observer (`foliobench compare DIR --format csv`:
 # the median over the rounds), as the markdown table that
-# reports/observer/README.md quotes.  Rounds already in OUTDIR/{bpf,plugin}
-# are kept (ab's rule).  Runs on the host from the repository root.
+# reports/observer/README.md quotes (OUTDIR/{bpf,plugin}.csv: the compare
+# output it reads).  ab replaces OUTDIR/{bpf,plugin}'s rounds.  Runs on the
+# host from the repository root.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: observer-rows.sh OUTDIR [ROUNDS]}
