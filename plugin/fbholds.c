@@ -174,7 +174,8 @@ void on_lock_ret(unsigned int vcpu, void *udata)
 
 		if (pending[j].group != g)
 			continue;
-		memmove(&pending[j], &pending[j + 1], sizeof(pending[0]) * (size_t)(npending - j - 1));
+		memmove(&pending[j], &pending[j + 1],
+			sizeof(pending[0]) * (size_t)(npending - j - 1));
 		npending--;
 		if (l->open) {	/* held: a trylock that failed (no register says) */
 			l->busy++;

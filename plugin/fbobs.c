@@ -207,7 +207,8 @@ static void body_cb(struct qemu_plugin_insn *insn, int in, const uint8_t *b, siz
 	enum kind k = watches[in].kind;
 
 	if (k == W_LOCKFN && len > 1 && b[0] == 0xf0) {	/* lock prefix */
-		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_lock_arm, QEMU_PLUGIN_CB_NO_REGS, u);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_lock_arm, QEMU_PLUGIN_CB_NO_REGS,
+						       u);
 		qemu_plugin_register_vcpu_mem_cb(insn, on_lock_access, QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_RW, u);
 	}

@@ -3,7 +3,8 @@
  * obslocks.c - the TCG plugin's lock words (plugin/fbholds.c) as the
  * catalogue's lock rows (obsplugin.h): per instance, acquisitions, the hold
  * histogram and the holds released by the first phase mark ("hold@PHASE",
- * the stat the gate uses for gdp_mutex; "acquire@PHASE" the acquisitions), in guest instructions x 2^shift ns.
+ * the stat the gate uses for gdp_mutex; "acq@PHASE" the acquisitions), in
+ * guest instructions x 2^shift ns.
  *
  * The instance: a global's address from System.map; a member of an object
  * behind a pointer (kernfs_rwsem and kernfs_idr_lock in *sysfs_root, which

@@ -269,8 +269,8 @@ static void spec_lock_fns(char *spec, size_t len, enum fb_lock_type t, const str
 			u->name[u->n] = fn;
 			u->addr[u->n++] = addr;
 			at = strlen(spec);
-			fb_fmt(spec + at, len - at, "%s %s %" PRIx64 " %" PRIx64 " %d\n", kind[k], fn,
-			       addr, end, (int)t);
+			fb_fmt(spec + at, len - at, "%s %s %" PRIx64 " %" PRIx64 " %d\n", kind[k],
+			       fn, addr, end, (int)t);
 		}
 }
 
@@ -298,8 +298,8 @@ static void spec_lock(char *spec, size_t len, const struct fb_probe_def *d,
 		off = fb_btf_member_offset(btf, d->inst_member);
 	at = strlen(spec);
 	if (inst)
-		fb_fmt(spec + at, len - at, "lockinst %" PRIx64 "\n# lock %s %s %" PRIx64 "\n", inst,
-		       d->name, fns, inst);
+		fb_fmt(spec + at, len - at, "lockinst %" PRIx64 "\n# lock %s %s %" PRIx64 "\n",
+		       inst, d->name, fns, inst);
 	else if (off >= 0)
 		fb_fmt(spec + at, len - at, "# lock %s %s - %s %ld\n", d->name, fns, d->inst_member,
 		       off);

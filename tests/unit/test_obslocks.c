@@ -76,7 +76,8 @@ static void test_rows(struct fb_result *r)
 	p = row(r, "kernfs_rwsem");
 	CHECKF(p && p->status == FB_ATTACHED && !strcmp(p->method, "plugin") &&
 	       strstr(p->reason, "instance 0xff1100000013f968"),
-	       "kernfs_rwsem: the root whose two members were both taken, not the busier lone word");
+	       "kernfs_rwsem: the root whose two members were both taken, not a busier lone "
+	       "word");
 	h = stat(p, "hold");
 	CHECKF(h && h->count == 11920 && h->sum == 119200 && !strcmp(h->unit, "ns"),
 	       "kernfs_rwsem: hold count and sum (ns, shift 0)");
