@@ -161,11 +161,11 @@ plugin: $(PLUGIN)
 $(QEMU_PLUGIN_H):
 	$(call msg,FETCH,$@)
 	$(Q)FB_CACHE=$(FB_CACHE) bash scripts/qemu-plugin-h.sh >/dev/null
-$(PLUGIN): plugin/fbobs.c bpf/fbhist.h $(QEMU_PLUGIN_H) | $(OUT)
+$(PLUGIN): plugin/fbobs.c plugin/fbholds.c plugin/fbobs.h bpf/fbhist.h $(QEMU_PLUGIN_H) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -g -Wall -Wextra -Werror \
-		-Wmissing-prototypes -Wshadow -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -Ibpf -o $@ $<
+		-Wmissing-prototypes -Wshadow -fPIC -shared -I$(dir $(QEMU_PLUGIN_H)) -Ibpf -o $@ $(filter %.c,$^)
 
 unit: $(TEST_BINS) $(SIM_BINS)
 

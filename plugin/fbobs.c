@@ -11,12 +11,18 @@
  *   on ADDR                  the window opens when the guest executes ADDR
  *   off ADDR                 ... and closes at ADDR (the marker calls of `run`)
  *   func NAME ADDR SYM END   a function [ADDR, END): calls and latency
- *   lockfn SYM ADDR END      a lock function: its atomic instructions' lock words
+ *   lockfn SYM ADDR END G    an acquire function of lock group G: its atomic
+ *                            instructions' lock words; its ret starts the hold
+ *   lockret SYM ADDR END G   a slow path an acquire function jumps to: its
+ *                            ret starts the hold (the acquire's ret never runs)
+ *   unlockfn SYM ADDR END G  a release function: its entry is the hold's end,
+ *                            its first access to a held lock word says which
+ *   phase ADDR               the first execution of ADDR snapshots the holds
  *   lockinst ADDR            a lock word always written out (else the busiest)
  *   # ...                    a comment (the host keeps its notes on rows there)
  * ADDR, END in hex: the guest kernel's virtual addresses (System.map, nokaslr).
  *
- * OUT (written at qemu's exit, by rename): "fbobs 2", then
+ * OUT (written at qemu's exit, by rename): "fbobs 3", then
  *   marks ON OFF                          marker executions seen
  *   insns N                               guest instructions executed
  *   func NAME WINDOW BOOT                 calls inside the windows, in the boot
@@ -25,6 +31,15 @@
  *   lockaddr SYM ADDR COUNT               lock-prefixed accesses to lock word ADDR
  *                                         by SYM's body in the windows (one per call):
  *                                         the lockinst words, then the busiest 512
+ *   lockhold ADDR N SUM MIN MAX OPENED BUSY IDX:COUNT ...
+ *                                         its holds (acquire ret -> release entry,
+ *                                         guest instructions), N of OPENED
+ *                                         closed; BUSY: acquire rets on the
+ *                                         word while held (failed trylocks)
+ *   lockphase ADDR N SUM MIN MAX OPENED 0 IDX:COUNT ...
+ *                                         the same by the first phase mark
+ *                                         (only if one was seen)
+ *   phase N                               phase marks seen
  *   locktop LEFT MIN                      words left out, each counted <= MIN times
  *   lockfull N                            accesses not counted (table full)
  *
@@ -52,27 +67,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <qemu-plugin.h>
-
-#include "fbhist.h"
+#include "fbobs.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
-#define MAX_WATCH	64
+#define MAX_WATCH	96
 #define MAX_OPEN	64
-#define NAME_LEN	64
 #define KERNEL_VA	0xffff800000000000ull
-
-enum kind { W_FUNC, W_ON, W_OFF, W_LOCKFN };
-
-struct watch {
-	uint64_t addr, end;
-	enum kind kind;
-	char name[NAME_LEN];
-	uint64_t window, boot;	/* W_FUNC: calls; W_ON/W_OFF: marks */
-	uint64_t count, sum, min, max, unmatched;
-	uint64_t hist[FB_NBUCKETS];
-};
 
 /* A call inside a window, waiting for a ret of its function. */
 struct open_call {
@@ -80,53 +81,14 @@ struct open_call {
 	uint64_t t0;
 };
 
-static struct watch watches[MAX_WATCH];
+struct watch watches[MAX_WATCH];
 static int nwatch;
 static uint64_t lo = UINT64_MAX, hi;
-static int window;
-static uint64_t insns;		/* guest instructions: inline, per TB */
+int window;
+uint64_t insns;		/* guest instructions: inline, per TB */
 static struct open_call open_calls[MAX_OPEN];
 static int nopen;
 static char out_path[4096];
-
-/*
- * Lock words: (function, address) -> accesses by the function's
- * lock-prefixed instructions inside the windows.  qemu 7.2 leaves an
- * instruction's memory callbacks armed past its translation block, so they
- * also fire for later accesses of other instructions: the instruction's
- * exec callback arms, the memory callback counts once and disarms.
- */
-#define LOCK_SLOTS	(1 << 17)
-#define LOCK_PROBES	256	/* then the word is not counted (lockfull) */
-#define LOCK_TOP	512	/* lock words written besides the spec's lockinst ones */
-#define MAX_INST	16
-struct lock_word {
-	uint64_t addr, count;
-	int w;
-};
-static struct lock_word lock_words[LOCK_SLOTS];
-static int lock_armed = -1, lock_full;
-static uint64_t lock_inst[MAX_INST];	/* always written */
-static int ninst;
-
-/* udata of an instruction: watch index, TB length, index in the TB */
-static void *pack(int w, size_t n, size_t i)
-{
-	return (void *)(uintptr_t)(((uint64_t)(unsigned int)w << 32) | (uint64_t)n << 16 | i);
-}
-
-static int unpack_w(void *u)
-{
-	return (int)((uintptr_t)u >> 32);
-}
-
-/* instructions executed before this one */
-static uint64_t now(void *u)
-{
-	uint64_t n = ((uintptr_t)u >> 16) & 0xffff, i = (uintptr_t)u & 0xffff;
-
-	return insns - n + i;
-}
 
 static void drop_open(int j)
 {
@@ -156,7 +118,7 @@ static void on_entry(unsigned int vcpu, void *udata)
 	case W_OFF:
 		window = 0;
 		break;
-	case W_LOCKFN:
+	default:
 		break;
 	}
 }
@@ -183,38 +145,6 @@ static void on_ret(unsigned int vcpu, void *udata)
 		nopen--;
 		return;
 	}
-}
-
-static void on_lock_arm(unsigned int vcpu, void *udata)
-{
-	(void)vcpu;
-	lock_armed = window ? unpack_w(udata) : -1;
-}
-
-static void on_lock_access(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t va,
-			   void *udata)
-{
-	int w = unpack_w(udata);
-	uint64_t h;
-
-	(void)vcpu;
-	(void)info;
-	if (lock_armed != w)
-		return;
-	lock_armed = -1;
-	h = (va ^ (va >> 12) ^ (uint64_t)w) * 0x9e3779b97f4a7c15ull;
-	for (unsigned int k = 0; k < LOCK_PROBES; k++) {
-		struct lock_word *l = &lock_words[(h + k) % LOCK_SLOTS];
-
-		if (!l->count) {
-			*l = (struct lock_word){ va, 0, w };
-		} else if (l->addr != va || l->w != w) {
-			continue;
-		}
-		l->count++;
-		return;
-	}
-	lock_full++;
 }
 
 static int cmp_addr(const void *a, const void *b)
@@ -244,7 +174,8 @@ static int find(uint64_t va, int *in)
 	}
 	if (at < 0)
 		return -1;
-	if ((watches[at].kind == W_FUNC || watches[at].kind == W_LOCKFN) && va < watches[at].end)
+	if (watches[at].kind != W_ON && watches[at].kind != W_OFF && watches[at].kind != W_PHASE &&
+	    va < watches[at].end)
 		*in = at;
 	return watches[at].addr == va ? at : -1;
 }
@@ -254,6 +185,41 @@ static int is_ret(const uint8_t *b, size_t len)
 	if (len > 1 && (b[0] == 0xf3 || b[0] == 0x2e))	/* rep ret, cs ret */
 		b++, len--;
 	return (len == 1 && b[0] == 0xc3) || (len == 3 && b[0] == 0xc2);
+}
+
+/* The first instruction of watches[w] */
+static void entry_cb(struct qemu_plugin_insn *insn, int w, void *u)
+{
+	static const qemu_plugin_vcpu_udata_cb_t cb[] = {
+		[W_FUNC] = on_entry, [W_ON] = on_entry, [W_OFF] = on_entry,
+		[W_UNLOCKFN] = on_unlock_entry, [W_PHASE] = on_phase,
+	};
+
+	if (cb[watches[w].kind])
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, cb[watches[w].kind],
+						       QEMU_PLUGIN_CB_NO_REGS, u);
+}
+
+/* An instruction b[0..len) in the body of watches[in] */
+static void body_cb(struct qemu_plugin_insn *insn, int in, const uint8_t *b, size_t len,
+		    void *u)
+{
+	enum kind k = watches[in].kind;
+
+	if (k == W_LOCKFN && len > 1 && b[0] == 0xf0) {	/* lock prefix */
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, on_lock_arm, QEMU_PLUGIN_CB_NO_REGS,
+						       u);
+		qemu_plugin_register_vcpu_mem_cb(insn, on_lock_access, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, u);
+	}
+	if (k == W_UNLOCKFN)
+		qemu_plugin_register_vcpu_mem_cb(insn, on_unlock_access, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_RW, u);
+	if (!is_ret(b, len))
+		return;
+	qemu_plugin_register_vcpu_insn_exec_cb(insn, k == W_FUNC ? on_ret : k == W_UNLOCKFN ?
+					       on_unlock_ret : on_lock_ret,
+					       QEMU_PLUGIN_CB_NO_REGS, u);
 }
 
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -271,23 +237,10 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t len = qemu_plugin_insn_size(insn);
 		int in, w = find(qemu_plugin_insn_vaddr(insn), &in);
 
-		if (w >= 0 && watches[w].kind != W_LOCKFN)
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_entry,
-							       QEMU_PLUGIN_CB_NO_REGS, pack(w, n, i));
-		if (in >= 0 && watches[in].kind == W_LOCKFN) {
-			if (len > 1 && b[0] == 0xf0) {	/* lock prefix */
-				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_lock_arm,
-								       QEMU_PLUGIN_CB_NO_REGS,
-								       pack(in, n, i));
-				qemu_plugin_register_vcpu_mem_cb(insn, on_lock_access,
-								 QEMU_PLUGIN_CB_NO_REGS,
-								 QEMU_PLUGIN_MEM_RW, pack(in, n, i));
-			}
-			continue;
-		}
-		if (in >= 0 && is_ret(b, len))
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_ret, QEMU_PLUGIN_CB_NO_REGS,
-							       pack(in, n, i));
+		if (w >= 0)
+			entry_cb(insn, w, pack(w, n, i));
+		if (in >= 0)
+			body_cb(insn, in, b, len, pack(in, n, i));
 	}
 }
 
@@ -301,48 +254,6 @@ static void write_func(FILE *f, const struct watch *w)
 		if (w->hist[b])
 			fprintf(f, " %u:%" PRIu64, b, w->hist[b]);
 	fputc('\n', f);
-}
-
-static int cmp_count_desc(const void *a, const void *b)
-{
-	const struct lock_word *x = *(struct lock_word *const *)a;
-	const struct lock_word *y = *(struct lock_word *const *)b;
-
-	return x->count > y->count ? -1 : x->count < y->count;
-}
-
-/*
- * The spec's instances, then the LOCK_TOP busiest other words; "locktop N
- * MIN": N words left out, none counted more than MIN (0 0: none left out).
- */
-static void write_locks(FILE *f)
-{
-	struct lock_word **v = calloc(LOCK_SLOTS, sizeof(*v));
-	int n = 0, shown = 0;
-	uint64_t min = 0;
-
-	for (int k = 0; v && k < LOCK_SLOTS; k++) {
-		int keep = 0;
-
-		if (!lock_words[k].count)
-			continue;
-		for (int j = 0; j < ninst; j++)
-			keep |= lock_words[k].addr == lock_inst[j];
-		if (keep)
-			fprintf(f, "lockaddr %s %" PRIx64 " %" PRIu64 "\n",
-				watches[lock_words[k].w].name, lock_words[k].addr, lock_words[k].count);
-		else
-			v[n++] = &lock_words[k];
-	}
-	if (v)
-		qsort(v, (size_t)n, sizeof(*v), cmp_count_desc);
-	for (; shown < n && shown < LOCK_TOP; shown++)
-		fprintf(f, "lockaddr %s %" PRIx64 " %" PRIu64 "\n", watches[v[shown]->w].name,
-			v[shown]->addr, v[shown]->count);
-	if (shown < n)
-		min = v[shown]->count;
-	fprintf(f, "locktop %d %" PRIu64 "\nlockfull %d\n", n - shown, min, lock_full);
-	free(v);
 }
 
 static void on_exit_write(qemu_plugin_id_t id, void *p)
@@ -365,13 +276,26 @@ static void on_exit_write(qemu_plugin_id_t id, void *p)
 	}
 	for (int j = 0; j < nopen; j++)	/* still open at the end */
 		watches[open_calls[j].w].unmatched++;
-	fprintf(f, "fbobs 2\nmarks %" PRIu64 " %" PRIu64 "\ninsns %" PRIu64 "\n", on, off, insns);
+	fprintf(f, "fbobs 3\nmarks %" PRIu64 " %" PRIu64 "\ninsns %" PRIu64 "\n", on, off, insns);
 	for (int i = 0; i < nwatch; i++)
 		if (watches[i].kind == W_FUNC)
 			write_func(f, &watches[i]);
-	write_locks(f);
+	holds_write(f);
 	if (fclose(f) || rename(tmp, out_path))
 		fprintf(stderr, "fbobs: %s: %s\n", out_path, strerror(errno));
+}
+
+static enum kind spec_kind(const char *k)
+{
+	static const char *const names[] = {
+		[W_FUNC] = "func", [W_ON] = "on", [W_OFF] = "off", [W_LOCKFN] = "lockfn",
+		[W_LOCKRET] = "lockret", [W_UNLOCKFN] = "unlockfn", [W_PHASE] = "phase",
+	};
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(k, names[i]))
+			return (enum kind)i;
+	return (enum kind)-1;
 }
 
 /* One SPEC line into watches[]: 0, or -1 after a message. */
@@ -385,34 +309,31 @@ static int spec_line(const char *path, int ln, const char *line)
 	if (line[0] == '#' || sscanf(line, "%15s", kind) != 1)
 		return 0;	/* a comment (the host's notes) or a blank line */
 	if (!strcmp(kind, "lockinst")) {
-		if (ninst == MAX_INST || sscanf(line, "%*s %" SCNx64, &lock_inst[ninst]) != 1) {
-			fprintf(stderr, "fbobs: %s:%d: at most %d 'lockinst ADDR'\n", path, ln,
-				MAX_INST);
+		if (sscanf(line, "%*s %" SCNx64, &addr) != 1 || holds_inst(addr) < 0) {
+			fprintf(stderr, "fbobs: %s:%d: at most 16 'lockinst ADDR'\n", path, ln);
 			return -1;
 		}
-		ninst++;
 		return 0;
 	}
 	if (nwatch == MAX_WATCH) {
 		fprintf(stderr, "fbobs: %s: more than %d entries\n", path, MAX_WATCH);
 		return -1;
 	}
-	if (!strcmp(kind, "func"))
+	w->kind = spec_kind(kind);
+	if (w->kind == W_FUNC)
 		ok = sscanf(line, "%*s %63s %" SCNx64 " %*s %" SCNx64, name, &addr, &end) == 3 &&
 		     end > addr;
-	else if (!strcmp(kind, "lockfn"))
-		ok = sscanf(line, "%*s %63s %" SCNx64 " %" SCNx64, name, &addr, &end) == 3 &&
-		     end > addr;
+	else if (w->kind == W_LOCKFN || w->kind == W_LOCKRET || w->kind == W_UNLOCKFN)
+		ok = sscanf(line, "%*s %63s %" SCNx64 " %" SCNx64 " %d", name, &addr, &end,
+			    &w->group) == 4 && end > addr;
 	else
-		ok = sscanf(line, "%*s %" SCNx64, &addr) == 1 &&
-		     (!strcmp(kind, "on") || !strcmp(kind, "off"));
+		ok = (int)w->kind >= 0 && sscanf(line, "%*s %" SCNx64, &addr) == 1;
 	if (!ok || addr < KERNEL_VA) {
-		fprintf(stderr, "fbobs: %s:%d: not 'on ADDR', 'off ADDR', 'func NAME ADDR SYM "
-			"END' or 'lockfn SYM ADDR END' (kernel addresses)\n", path, ln);
+		fprintf(stderr, "fbobs: %s:%d: not 'on|off|phase ADDR', 'func NAME ADDR SYM END' "
+			"or 'lockfn|lockret|unlockfn SYM ADDR END GROUP' (kernel addresses)\n",
+			path, ln);
 		return -1;
 	}
-	w->kind = !strcmp(kind, "func") ? W_FUNC : !strcmp(kind, "lockfn") ? W_LOCKFN :
-		  !strcmp(kind, "on") ? W_ON : W_OFF;
 	w->addr = addr;
 	w->end = end;
 	snprintf(w->name, sizeof(w->name), "%s", name[0] ? name : kind);

@@ -23,6 +23,7 @@
 #include "analysis/gate/gate.h"
 #include "analysis/gate/noise.h"
 #include "guest/ab.h"
+#include "guest/observer.h"
 #include "guest/ab_env.h"
 #include "guest/shard.h"
 #include "guest/guest_opts.h"
@@ -299,6 +300,14 @@ static int ab_prepare(struct ab_env *e)
 	}
 	if (e->sh.build_only)
 		return AB_BUILT;
+	for (int a = 0; a < e->narms; a++) {	/* the plugin's System.map: before any boot */
+		struct fb_vm_obs ob;
+		int r = fb_vm_obs_check(&e->vo, e->arms[a].bz, &ob);
+
+		fb_vm_obs_free(&ob);
+		if (r)
+			return r;
+	}
 	if (!e->series && !strcmp(e->arms[1].spec, "patched") &&
 	    !fb_kernel_arm_has_series("patched"))
 		fb_info("ab: warning: the patched arm has no series yet, this is an A/A run");

@@ -31,8 +31,8 @@ static const struct argp_option guest_options[] = {
 	{ "icount-shift", OPT_SHIFT, "N", 0, "with --clock icount: ns per instruction = 2^N (0)",
 	  0 },
 	{ "observer", OPT_OBSERVER, "WHO", 0, "bpf: foliobench run's BPF programs in the guest "
-	  "(default); plugin: a QEMU TCG plugin counts the catalogue's function rows from "
-	  "outside the guest, adding no guest instruction (--clock icount only; "
+	  "(default); plugin: a QEMU TCG plugin measures the catalogue's function and lock "
+	  "rows from outside the guest, adding no guest instruction (--clock icount only; "
 	  "docs/observer.md); both: the two in one boot", 0 },
 	{ "system-map", OPT_SYSMAP, "FILE", 0, "with --observer plugin: the guest kernel's "
 	  "System.map (the one beside its bzImage)", 0 },

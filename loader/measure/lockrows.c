@@ -5,7 +5,9 @@
  * the instance's class in /proc/lock_stat; and the phase hook that
  * snapshots them when a workload marks the end of a phase.
  */
+#include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
@@ -13,6 +15,7 @@
 #include "fbcont.skel.h"
 #include "fbprobe.h"
 #include "measure/locks.h"
+#include "measure/observer.h"
 #include "measure/session.h"
 #include "measure/sysinfo.h"
 
@@ -196,6 +199,19 @@ static void keep_phase(struct fb_phase_snap *snap, const char *phase, const stru
 	snprintf(snap->phase, sizeof(snap->phase), "%s", phase);
 }
 
+/* The plugin's phase mark (observer.h), once, if a plugin observes. */
+static void plugin_phase(struct fb_counts *ops, const char *phase)
+{
+	static int marked;
+	char key[40];
+
+	if (fb_observer_guest() == FB_OBS_BPF || marked++)
+		return;
+	syscall(SYS_sched_rr_get_interval, 0, NULL);	/* -EFAULT: only its entry counts */
+	snprintf(key, sizeof(key), "%.27s_plugin_mark", phase);
+	fb_count_set(ops, key, 1);
+}
+
 /*
  * The phase hook: each lock row's write (exclusive) acquisitions and hold
  * total so far, as "<phase>_<row>" and "<phase>_<row>_hold_ns" (BPF rows
@@ -207,6 +223,7 @@ static void keep_phase(struct fb_phase_snap *snap, const char *phase, const stru
  */
 void fb_lock_stat_snapshot(struct fb_counts *ops, const char *phase)
 {
+	plugin_phase(ops, phase);
 	for (int j = 0; fb_active_session && j < fb_active_session->nrows; j++)
 		if (fb_active_session->rows[j].def->kind == FB_FUNC)
 			phase_func(ops, phase, &fb_active_session->rows[j]);

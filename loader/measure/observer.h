@@ -30,5 +30,12 @@ enum fb_observer fb_observer_guest(void);
 void fb_observer_mark(int on);
 #define FB_OBS_MARK_ON	"__x64_sys_sched_get_priority_max"
 #define FB_OBS_MARK_OFF	"__x64_sys_sched_get_priority_min"
+/*
+ * The first phase a workload marks (sysfs: "register"), inside the window:
+ * a sched_rr_get_interval syscall (measure/lockrows.c), and the workload's
+ * count "<phase>_plugin_mark" 1 names the phase for the host.  The plugin
+ * keeps each lock word's holds up to there (a row's stat "hold@<phase>").
+ */
+#define FB_OBS_MARK_PHASE	"__x64_sys_sched_rr_get_interval"
 
 #endif /* FB_OBSERVER_H */

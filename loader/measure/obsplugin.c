@@ -21,6 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/btf.h>
+
 #include "measure/catalogue.h"
 #include "measure/ksyms.h"
 #include "measure/obsplugin.h"
@@ -29,7 +31,7 @@
 #include "model/fb.h"
 
 #define SPEC_MAX	8192
-#define OUT_MAX		(1 << 20)	/* the plugin's counts and histograms */
+#define OUT_MAX		(4 << 20)	/* the plugin's counts and histograms */
 #define MAX_ADDR	64
 
 /* The names and System.map addresses a spec uses, checked against vmlinux. */
@@ -204,48 +206,103 @@ static void spec_row(char *spec, size_t len, const struct fb_probe_def *d,
 }
 
 /*
- * The acquire functions of a lock type whose lock-prefixed instructions the
- * plugin watches: each call's first atomic is on the lock word, at offset 0
- * of a mutex (owner), rw_semaphore (count) and spinlock (val).  Write side
- * of an rwsem only: the BPF row's "hold" stat.
+ * The functions of a lock type the plugin watches (plugin/fbholds.c), where
+ * System.map has them: acquire functions, whose first atomic of a call is
+ * on the lock word (offset 0 of a mutex, rw_semaphore, spinlock) and whose
+ * ret starts the hold; the slow paths they jump to (their ret, not the
+ * acquire's, ends the acquisition); and release functions, whose entry
+ * ends the hold.  Write side of an rwsem only: the BPF row's "hold" stat.
+ * A lockdep kernel (lockstat flavour: lock_acquire in System.map) takes its
+ * locks in other functions: lock_fns_ld.
  */
-static const char *const lock_fns[][4] = {
-	[FB_LK_MUTEX] = { "mutex_lock", "mutex_lock_killable", "mutex_lock_interruptible" },
-	[FB_LK_RWSEM] = { "down_write", "down_write_killable" },
-	[FB_LK_SPIN] = { "do_raw_spin_lock" },
+static const char *const lock_fns[][3][8] = {
+	[FB_LK_MUTEX] = { { "mutex_lock", "mutex_lock_killable", "mutex_lock_interruptible" },
+			  { "__mutex_lock.constprop.0" }, { "mutex_unlock" } },
+	[FB_LK_RWSEM] = { { "down_write", "down_write_killable" }, { 0 }, { "up_write" } },
+	[FB_LK_SPIN] = { { "do_raw_spin_lock" }, { "queued_spin_lock_slowpath" },
+			 { "_raw_spin_unlock", "_raw_spin_unlock_bh", "_raw_spin_unlock_irq",
+			   "_raw_spin_unlock_irqrestore", "__raw_spin_unlock_irq",
+			   "__raw_spin_unlock_irqrestore", "do_raw_spin_unlock" } },
 };
 
-/* A lock row: "lockfn" lines for its functions, "# lock NAME FN,... ADDR|-". */
+static const char *const lock_fns_ld[][3][8] = {
+	[FB_LK_MUTEX] = { { "__mutex_trylock_common" }, { 0 },
+			  { "mutex_unlock", "__mutex_unlock_slowpath" } },
+	[FB_LK_RWSEM] = { { "rwsem_write_trylock" }, { 0 }, { "up_write" } },
+	[FB_LK_SPIN] = { { "do_raw_spin_trylock", "do_raw_spin_lock" }, { 0 },
+			 { "_raw_spin_unlock", "_raw_spin_unlock_bh", "_raw_spin_unlock_irq",
+			   "_raw_spin_unlock_irqrestore", "do_raw_spin_unlock" } },
+};
+
+/* fn's line already in spec (another row of the lock type) */
+static int has_fn(const char *spec, const char *fn)
+{
+	size_t l = strlen(fn);
+
+	for (const char *p = strstr(spec, fn); p; p = strstr(p + 1, fn))
+		if (p > spec && p[-1] == ' ' && p[l] == ' ')
+			return 1;
+	return 0;
+}
+
+/* "lockfn|lockret|unlockfn SYM ADDR END GROUP" lines; fns: the acquire ones */
+static void spec_lock_fns(char *spec, size_t len, enum fb_lock_type t, const struct fb_ksyms *ks,
+			  struct used *u, char *fns, size_t flen)
+{
+	static const char *const kind[] = { "lockfn", "lockret", "unlockfn" };
+	uint64_t addr, end;
+	const char *const (*fs)[3][8] = fb_ksym_lookup(ks, "lock_acquire", &addr, &end) < 0 ?
+					lock_fns : lock_fns_ld;
+
+	for (int k = 0; k < 3; k++)
+		for (int i = 0; i < 8 && fs[t][k][i]; i++) {
+			const char *fn = fs[t][k][i];
+			size_t at;
+
+			if (fb_ksym_lookup(ks, fn, &addr, &end) < 0 || u->n == MAX_ADDR)
+				continue;
+			at = strlen(fns);
+			if (!k)
+				fb_fmt(fns + at, flen - at, "%s%s", at ? "," : "", fn);
+			if (has_fn(spec, fn))
+				continue;	/* another row's function too */
+			u->name[u->n] = fn;
+			u->addr[u->n++] = addr;
+			at = strlen(spec);
+			fb_fmt(spec + at, len - at, "%s %s %" PRIx64 " %" PRIx64 " %d\n", kind[k],
+			       fn, addr, end, (int)t);
+		}
+}
+
+/*
+ * A lock row: its functions, and "# lock NAME FN,... ADDR" (a global) or
+ * "# lock NAME FN,... - STRUCT.MEMBER OFFSET" (a member of an object the
+ * host cannot find: the plugin's busiest words say which, obslocks.c) or
+ * "# lock NAME FN,... -".
+ */
 static void spec_lock(char *spec, size_t len, const struct fb_probe_def *d,
-		      const struct fb_ksyms *ks, struct used *u)
+		      const struct fb_ksyms *ks, struct used *u, struct btf **btf)
 {
 	char fns[160] = "";
-	uint64_t addr, end, inst = 0;
+	uint64_t inst = 0;
+	long off = -1;
 	size_t at;
 
 	if (d->lock_type != FB_LK_MUTEX && d->lock_type != FB_LK_RWSEM &&
 	    d->lock_type != FB_LK_SPIN)
 		return;
-	for (int i = 0; i < 4 && lock_fns[d->lock_type][i]; i++) {
-		const char *fn = lock_fns[d->lock_type][i];
-
-		if (fb_ksym_lookup(ks, fn, &addr, &end) < 0 || u->n == MAX_ADDR)
-			continue;
-		at = strlen(fns);
-		fb_fmt(fns + at, sizeof(fns) - at, "%s%s", at ? "," : "", fn);
-		if (strstr(spec, fn))
-			continue;	/* another row's function too */
-		u->name[u->n] = fn;
-		u->addr[u->n++] = addr;
-		at = strlen(spec);
-		fb_fmt(spec + at, len - at, "lockfn %s %" PRIx64 " %" PRIx64 "\n", fn, addr, end);
-	}
+	spec_lock_fns(spec, len, d->lock_type, ks, u, fns, sizeof(fns));
 	if (!d->inst_deref && !d->inst_member && d->inst_sym)
 		fb_ksym_lookup(ks, d->inst_sym, &inst, NULL);
+	if (d->inst_member && *btf)
+		off = fb_btf_member_offset(btf, d->inst_member);
 	at = strlen(spec);
 	if (inst)
-		fb_fmt(spec + at, len - at, "lockinst %" PRIx64 "\n# lock %s %s %" PRIx64 "\n", inst,
-		       d->name, fns, inst);
+		fb_fmt(spec + at, len - at, "lockinst %" PRIx64 "\n# lock %s %s %" PRIx64 "\n",
+		       inst, d->name, fns, inst);
+	else if (off >= 0)
+		fb_fmt(spec + at, len - at, "# lock %s %s - %s %ld\n", d->name, fns, d->inst_member,
+		       off);
 	else
 		fb_fmt(spec + at, len - at, "# lock %s %s -\n", d->name, fns);
 }
@@ -253,8 +310,10 @@ static void spec_lock(char *spec, size_t len, const struct fb_probe_def *d,
 char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *pat, int npat,
 			char *why, size_t wlen)
 {
-	char mapbuf[PATH_MAX], dir[PATH_MAX];
-	const char *marks[] = { FB_OBS_MARK_ON, FB_OBS_MARK_OFF, "linux_banner" };
+	char mapbuf[PATH_MAX], dir[PATH_MAX], vml[PATH_MAX];
+	struct btf *btf = NULL;
+	const char *marks[] = { FB_OBS_MARK_ON, FB_OBS_MARK_OFF, "linux_banner",
+				FB_OBS_MARK_PHASE };
 	struct used u = { .n = 0 };
 	struct fb_ksyms *ks;
 	char *spec;
@@ -273,7 +332,7 @@ char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *p
 		fb_ksyms_free(ks);
 		return NULL;
 	}
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		if (fb_ksym_lookup(ks, marks[i], &u.addr[u.n], NULL) < 0) {
 			fb_fmt(why, wlen, "%s: no %s (not a System.map of an x86-64 kernel?)",
 			       sysmap, marks[i]);
@@ -281,13 +340,17 @@ char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *p
 		}
 		u.name[u.n++] = marks[i];
 	}
-	fb_fmt(spec, SPEC_MAX, "# foliobench plugin spec: %s\non %" PRIx64 "\noff %" PRIx64 "\n",
-	       sysmap, u.addr[0], u.addr[1]);
+	fb_fmt(spec, SPEC_MAX, "# foliobench plugin spec: %s\non %" PRIx64 "\noff %" PRIx64
+	       "\nphase %" PRIx64 "\n", sysmap, u.addr[0], u.addr[1], u.addr[3]);
+	fb_fmt(dir, sizeof(dir), "%s", bz);
+	fb_fmt(vml, sizeof(vml), "%s/vmlinux", dirname(dir));
+	btf = btf__parse(vml, NULL);	/* lock members' offsets; checked below */
 	for (int i = 0; i < fb_nprobes; i++)
 		if (fb_probes[i].kind == FB_FUNC && fb_probe_wanted(&fb_probes[i], pat, npat))
 			spec_row(spec, SPEC_MAX, &fb_probes[i], ks, &u);
 		else if (fb_probes[i].kind == FB_LOCK && fb_probe_wanted(&fb_probes[i], pat, npat))
-			spec_lock(spec, SPEC_MAX, &fb_probes[i], ks, &u);
+			spec_lock(spec, SPEC_MAX, &fb_probes[i], ks, &u, &btf);
+	btf__free(btf);
 	if (check_kernel(bz, sysmap, &u, u.addr[2], why, wlen) == 0) {
 		fb_ksyms_free(ks);
 		return spec;
@@ -341,46 +404,8 @@ static int out_latency(const char *out, const char *name, int shift, struct fb_h
 	return 0;
 }
 
-/*
- * Accesses by fns' (comma-separated) lock instructions to the word at addr;
- * -1 if the plugin left the word out (not among the busiest it wrote) or
- * its table of words filled up.
- */
-static int64_t lock_count(const char *out, const char *fns, uint64_t addr)
-{
-	unsigned long long a, c, left = 0, min = 0;
-	const char *t = strstr(out, "\nlocktop ");
-	int64_t sum = 0;
-	int seen = 0;
-	char fn[64];
-
-	for (const char *p = strstr(out, "\nlockaddr "); p; p = strstr(p + 1, "\nlockaddr ")) {
-		size_t l;
-
-		if (sscanf(p, "\nlockaddr %63s %llx %llu", fn, &a, &c) != 3 || a != addr)
-			continue;
-		l = strlen(fn);
-		seen = 1;
-		for (const char *f = fns; f && *f; f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL)
-			if (!strncmp(f, fn, l) && (f[l] == ',' || !f[l]))
-				sum += (int64_t)c;
-	}
-	if (!t || sscanf(t, "\nlocktop %llu %llu\nlockfull %llu", &left, &min, &a) != 3 || a)
-		return -1;	/* a full table: any word's count may be short */
-	return !seen && left ? -1 : sum;
-}
-
-/* A row's instance as the BPF row of that name in r resolved it ("instance 0x..."). */
-static uint64_t bpf_instance(const struct fb_result *r, const char *name)
-{
-	const struct fb_probe_result *p = fb_result_probe(r, name);
-	const char *i = p ? strstr(p->reason, "instance 0x") : NULL;
-
-	return i ? strtoull(i + strlen("instance "), NULL, 16) : 0;
-}
-
-static struct fb_probe_result *new_row(struct fb_result *r, const char *name, char *why,
-				       size_t wlen)
+struct fb_probe_result *fb_obsplugin_new_row(struct fb_result *r, const char *name, char *why,
+					     size_t wlen)
 {
 	const struct fb_probe_def *d = fb_probe_find(name);
 	struct fb_probe_result *p;
@@ -400,7 +425,8 @@ static struct fb_probe_result *new_row(struct fb_result *r, const char *name, ch
 }
 
 /* One spec line ("func ..." or "# unavailable ...") as a row of r. */
-static int merge_line(struct fb_result *r, const char *line, const char *out, int shift,
+static int merge_line(struct fb_result *r, const char *line, const char *spec, const char *out,
+		      int shift,
 		      char *why, size_t wlen)
 {
 	char name[64], sym[64], note[192];
@@ -408,7 +434,6 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, in
 	unsigned long long win = 0, boot = 0;
 	uint64_t addr, unmatched = 0;
 	const char *f;
-	int64_t n;
 
 	if (sscanf(line, "func %63s %" SCNx64 " %63s", name, &addr, sym) == 3) {
 		f = out_line(out, "func", name);
@@ -416,7 +441,7 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, in
 			fb_fmt(why, wlen, "the plugin's counts lack %s", name);
 			return -1;
 		}
-		if (!(p = new_row(r, name, why, wlen)))
+		if (!(p = fb_obsplugin_new_row(r, name, why, wlen)))
 			return -1;
 		p->status = FB_ATTACHED;
 		fb_fmt(p->symbol, sizeof(p->symbol), "%s", sym);
@@ -436,39 +461,10 @@ static int merge_line(struct fb_result *r, const char *line, const char *out, in
 		       unmatched);
 		return 0;
 	}
-	if (sscanf(line, "# lock %63s %63s %" SCNx64, name, sym, &addr) == 3 ||
-	    sscanf(line, "# lock %63s %63s -", name, sym) == 2) {
-		if (strstr(line, " -\n"))	/* behind a pointer: as the BPF row found it */
-			addr = bpf_instance(r, name);
-		if (!(p = new_row(r, name, why, wlen)))
-			return -1;
-		fb_fmt(p->symbol, sizeof(p->symbol), "%s", sym);
-		if (!addr) {
-			p->status = FB_UNAVAILABLE;
-			fb_fmt(p->reason, sizeof(p->reason), "its instance is behind a pointer the "
-			       "host cannot read (with --observer both the BPF row resolves it)");
-			return 0;
-		}
-		n = lock_count(out, sym, addr);
-		if (n < 0) {
-			p->status = FB_UNAVAILABLE;
-			fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 ": not among the "
-			       "lock words the plugin wrote out (the busiest 512), or its table of "
-			       "lock words filled up", addr);
-			return 0;
-		}
-		p->status = FB_ATTACHED;
-		p->nstats = 1;
-		fb_fmt(p->stats[0].name, sizeof(p->stats[0].name), "acquire");
-		fb_fmt(p->stats[0].h.unit, sizeof(p->stats[0].h.unit), "calls");
-		p->stats[0].h.count = (uint64_t)n;
-		fb_fmt(p->reason, sizeof(p->reason), "instance 0x%" PRIx64 "; acquire: calls of "
-		       "%s whose atomic took that lock word, in the windows (no hold or wait "
-		       "times)", addr, sym);
-		return 0;
-	}
+	if (!strncmp(line, "# lock ", 7))
+		return fb_obsplugin_lock_row(r, line, spec, out, shift, why, wlen);
 	if (sscanf(line, "# unavailable %63s %191[^\n]", name, note) == 2) {
-		if (!(p = new_row(r, name, why, wlen)))
+		if (!(p = fb_obsplugin_new_row(r, name, why, wlen)))
 			return -1;
 		p->status = FB_UNAVAILABLE;
 		fb_fmt(p->symbol, sizeof(p->symbol), "-");
@@ -486,7 +482,7 @@ int fb_obsplugin_merge(const char *spec, const char *out_path, const char *resul
 	const char *p, *m;
 	int ret = 0;
 
-	if (!out || fb_read_file(out_path, out, OUT_MAX) <= 0 || strncmp(out, "fbobs 2\n", 8)) {
+	if (!out || fb_read_file(out_path, out, OUT_MAX) <= 0 || strncmp(out, "fbobs 3\n", 8)) {
 		fb_fmt(why, wlen, "the plugin wrote no counts (%s)", out_path);
 		free(out);
 		return -1;
@@ -505,7 +501,7 @@ int fb_obsplugin_merge(const char *spec, const char *out_path, const char *resul
 		return -1;
 	}
 	for (p = spec; p && *p && !ret; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		ret = merge_line(r, p, out, shift, why, wlen);
+		ret = merge_line(r, p, spec, out, shift, why, wlen);
 	if (!ret) {
 		fb_extra_set(r, "plugin.marks_on", (double)on);
 		fb_extra_set(r, "plugin.marks_off", (double)off);

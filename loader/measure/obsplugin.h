@@ -32,4 +32,17 @@ char *fb_obsplugin_spec(const char *bz, const char *sysmap, const char *const *p
 int fb_obsplugin_merge(const char *spec, const char *out, const char *results, int shift,
 		       char *why, size_t wlen);
 
+/* ---- between obsplugin.c and obslocks.c ---- */
+struct fb_result;
+struct fb_probe_result;
+/* A new row of r named NAME, or NAME@plugin if r has one (method plugin). */
+struct fb_probe_result *fb_obsplugin_new_row(struct fb_result *r, const char *name, char *why,
+					     size_t wlen);
+/*
+ * A spec line "# lock ..." as a lock row of r from the plugin's out:
+ * stats hold (ns), acquire (calls) and hold@PHASE.  0, or -1 with why.
+ */
+int fb_obsplugin_lock_row(struct fb_result *r, const char *line, const char *spec,
+			  const char *out, int shift, char *why, size_t wlen);
+
 #endif /* FB_OBSPLUGIN_H */

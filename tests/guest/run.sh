@@ -12,7 +12,8 @@
 #                       regression fails naming its metric
 #   arms-test.sh        ab --arm from a patch directory and from a git tree
 #                       at a revision: bad input refused, built, gated
-#   observer-test.sh    the TCG plugin observer counts what BPF counts (#39)
+#   observer-test.sh    the TCG plugin observer counts what BPF counts (#39);
+#                       -l in the lockstat flavour: its lock holds = /proc/lock_stat
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   peers-test.sh       counts equal to funclatency; klockstat (kprobe mode) brackets the lock counts (#27)
 #   series tests        KUnit suites and workloads on the patched kernels
@@ -165,6 +166,9 @@ lockstat_flavour() {
 	# BPF lock rows against /proc/lock_stat, exactly, on the patched lockstat kernel
 	bash tests/guest/lock-test.sh -l "$pls" | grep -E '^(not )?ok|^#'
 	mark "lock-test -l"
+	# the plugin's lock rows against the same, in one --observer both boot (#39)
+	bash tests/guest/observer-test.sh -l "$pls" "$res"
+	mark "observer-test -l"
 	# the lockdep list-entry one-liner needs the patched lockstat kernel; the
 	# lock one-liners are checked against /proc/lock_stat there
 	if grep -q '^0006-' kernel-patches/folio-pool/series; then

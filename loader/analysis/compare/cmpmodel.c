@@ -398,11 +398,12 @@ static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
 	enum fb_row_kind kind = row->kind;
 
 	if (kind == FB_ROW_FUNC) {
-		const struct fb_hist *h = find_stat(p, "latency", 1);
+		const struct fb_hist *h = find_stat(p, "latency", 1), *c = find_stat(p, "calls", 0);
 
 		if (!h)
 			return;
-		push(m[0], s, (double)h->count);
+		/* the plugin's rows count calls apart: some are not timed (tail calls) */
+		push(m[0], s, (double)(c ? c->count : h->count));
 		push(m[1], s, (double)h->sum);
 		if (!h->count)
 			return;
