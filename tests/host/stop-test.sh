@@ -29,12 +29,20 @@ esac
 # disturb the checks.  netdevsim is not in this host kernel: the sysfs
 # workload's devices are checked by the guest variant.
 bpf_ids() { grep -h '^prog_id:' /proc/"$1"/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u; }
-# waits until the run labelled $1 has a workload child; prints "PARENT CHILD"
+# waits until the run labelled $1 has a workload child; prints "PARENT CHILD".
+# Parent and child by their parent PIDs, not by number: PIDs wrap (pid_max
+# 32768 here, and a kernel build forks tens of thousands of processes), and a
+# child numbered below its parent was once signalled as "the parent".
 wait_child() {
-	local i pids
+	local i p pp pids parent child
 	for ((i = 0; i < 600; i++)); do
-		pids=$(pgrep -f -- "^$fb run .*--label $1( |$)" | sort -n | tr '\n' ' ')
-		[ "$(wc -w <<<"$pids")" -ge 2 ] && { echo "$pids"; return 0; }
+		pids=$(pgrep -f -- "^$fb run .*--label $1( |$)" | tr '\n' ' ')
+		parent= child=
+		for p in $pids; do
+			pp=$(awk '{print $4}' /proc/"$p"/stat 2>/dev/null)
+			case " $pids " in *" $pp "*) child=$p ;; *) parent=$p ;; esac
+		done
+		[ -n "$parent" ] && [ -n "$child" ] && { echo "$parent $child"; return 0; }
 		sleep 0.1
 	done
 	return 1
@@ -108,9 +116,10 @@ ids=$(bpf_ids "${parent:-0}")
 # only a netns other than the host's is the workload's)
 ns= hostns=$(readlink /proc/$$/ns/net | tr -dc 0-9)
 while kill -0 "$tpid" 2>/dev/null; do
-	c=$(pgrep -f -- "^$fb run .*--label $label( |$)" | sort -n | tail -1)
-	n=$(readlink /proc/"${c:-0}"/ns/net 2>/dev/null | tr -dc 0-9)
-	[ -n "$n" ] && [ "$n" != "$hostns" ] && ns=$n
+	for c in $(pgrep -f -- "^$fb run .*--label $label( |$)"); do	# any of them, PIDs wrap
+		n=$(readlink /proc/"$c"/ns/net 2>/dev/null | tr -dc 0-9)
+		[ -n "$n" ] && [ "$n" != "$hostns" ] && ns=$n
+	done
 	sleep 0.1
 done
 wait $tpid
