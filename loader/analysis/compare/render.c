@@ -21,12 +21,16 @@ void fb_fmt_ns(double ns, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (a < 1e3)
 		snprintf(buf, len, "%.1f ns", ns);
-	else if (a < 1e6)
-		snprintf(buf, len, "%.3f us", ns / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, len, "%.3f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
+	else	/* 4 significant digits: 1.024 us, 21.42 us, 360.3 us */
+		for (int i = 0; i < 3; i++) {
+			static const char *const u[] = { "us", "ms", "s" };
+			double v = ns / pow(10, 3 * (i + 1)), av = fabs(v);
+
+			if (av >= 999.95 && i < 2)
+				continue;
+			snprintf(buf, len, "%.*f %s", av < 9.9995 ? 3 : av < 99.995 ? 2 : 1, v, u[i]);
+			return;
+		}
 }
 
 void fb_fmt_count(double v, char *buf, size_t len)
