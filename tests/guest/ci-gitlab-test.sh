@@ -14,10 +14,12 @@
 # are too few for a gate with an expectation: exit 2), gates and
 # reports.  Checked:
 #   - the job prints `gate exit N` and its exit code is N (gitlab-ci-local's
-#     summary: none for 0, `WARN 3` for the allowed 3, `FAIL N` else), and
-#     gitlab-ci-local exits 0 exactly when N is 0 or 3;
+#     summary: none for 0, `WARN 3` for the allowed 3, `FAIL N` else: its
+#     status is WARN exactly for 3, FAIL for 1 and 2);
 #   - a comment-only change never fails the gate (N is 0 or 3);
-#   - the artifacts: JUnit XML, report.html and the summary with the verdict.
+#   - the artifacts: JUnit XML, report.html and the summary with the verdict;
+#   - run again with 1 round a side (2 boots): the gate exits 2 (too few
+#     rounds for any test), and the job fails with exit code 2.
 set -uo pipefail
 cd "${FB_REPO:-$(dirname "$0")/../..}" || exit 1
 res=$1
@@ -58,34 +60,45 @@ mkdir -p "$gd/.foliobench"
 printf 'foliobench-expect 1\n# a comment-only change: the hot path may not slow down\nnft_trans_alloc  cmean  rise <= 1%%\n' \
 	>"$gd/.foliobench/expect"
 
-# ---- the merge request pipeline's job ----
-t0=$(date +%s)
-(cd "$gd" && "$glci" --variable FOLIOBENCH="$repo" \
-	--variable CI_PIPELINE_SOURCE=merge_request_event \
-	--variable CI_MERGE_REQUEST_DIFF_BASE_SHA="$base" \
-	--variable FB_AB_ARGS="--rounds 5 --workload nft --probes nft_trans_alloc" \
-	foliobench-gate) >"$res/ci-gitlab.log" 2>&1
-rc=$?
-secs=$(($(date +%s) - t0))
-cp -r "$gd/foliobench-ci" "$res/ci-gitlab" 2>/dev/null
-log=$gd/.gitlab-ci-local/output/foliobench-gate.log
-gate=$(grep -ao 'foliobench-ci: gate exit [0-9]*' "$log" 2>/dev/null | tail -1 | grep -o '[0-9]*$')
-# the job's exit code as gitlab-ci-local reports it
-sum=$(sed 's/\x1b\[[0-9;]*m//g' "$res/ci-gitlab.log" | grep -a '^foliobench-gate finished in')
-case $sum in
-*"WARN "[0-9]*) job=$(grep -o 'WARN [0-9]*' <<<"$sum" | cut -d' ' -f2) ;;
-*"FAIL "[0-9]*) job=$(grep -o 'FAIL [0-9]*' <<<"$sum" | cut -d' ' -f2) ;;
-*finished*) job=0 ;;
-*) job=none ;;
-esac
-echo "# ci-gitlab: gitlab-ci-local exit $rc in ${secs}s; $sum"
-grep -a -E '^(gate|[A-Z]+ +[a-z]+:)' "$res/ci-gitlab/gate.txt" 2>/dev/null | sed 's/^/#   /'
-t "ci-gitlab: the job printed the gate's exit code (${gate:-none})" test -n "$gate"
-t "ci-gitlab: the job's exit code ($job) is the gate's (${gate:-none})" test "$job" = "${gate:-x}"
-want=1
-case ${gate:-x} in 0 | 3) want=0 ;; esac
-t "ci-gitlab: gitlab-ci-local exit $rc: 0 exactly when the gate passes or is unknown (allow_failure: exit_codes: [3])" \
-	test "$rc" = "$want"
+# job NAME ROUNDS: the merge request pipeline's job in gitlab-ci-local, ROUNDS
+# rounds of nft with one probe; sets rc (its
+# exit), gate (the `gate exit N` its log prints), job (the job's exit code as
+# gitlab-ci-local reports it: none for 0, `WARN N` allowed, `FAIL N`), secs;
+# artifacts to $res/NAME
+job() {
+	local t0 sum log=$gd/.gitlab-ci-local/output/foliobench-gate.log
+	t0=$(date +%s)
+	(cd "$gd" && "$glci" --variable FOLIOBENCH="$repo" \
+		--variable CI_PIPELINE_SOURCE=merge_request_event \
+		--variable CI_MERGE_REQUEST_DIFF_BASE_SHA="$base" \
+		--variable FB_AB_ARGS="--rounds $2 --workload nft --probes nft_trans_alloc" \
+		foliobench-gate) >"$res/$1.log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - t0))
+	rm -rf "${res:?}/$1"
+	cp -r "$gd/foliobench-ci" "$res/$1" 2>/dev/null
+	cp "$log" "$res/$1.job.log" 2>/dev/null
+	gate=$(grep -ao 'foliobench-ci: gate exit [0-9]*' "$log" 2>/dev/null | tail -1 | grep -o '[0-9]*$')
+	sum=$(sed 's/\x1b\[[0-9;]*m//g' "$res/$1.log" | grep -a '^foliobench-gate finished in')
+	case $sum in
+	*"WARN "[0-9]*) kind=WARN job=$(grep -o 'WARN [0-9]*' <<<"$sum" | cut -d' ' -f2) ;;
+	*"FAIL "[0-9]*) kind=FAIL job=$(grep -o 'FAIL [0-9]*' <<<"$sum" | cut -d' ' -f2) ;;
+	*finished*) kind=pass job=0 ;;
+	*) kind=none job=none ;;
+	esac
+	echo "# $1: gitlab-ci-local exit $rc in ${secs}s; $sum"
+	sed 's/^/#   /' "$res/$1/gate.txt" 2>/dev/null
+	t "$1: the job printed the gate's exit code (${gate:-none})" test -n "$gate"
+	t "$1: the job's exit code ($job) is the gate's (${gate:-none})" test "$job" = "${gate:-x}"
+	# (gitlab-ci-local's own exit status takes any allow_failure: {exit_codes}
+	# as allowing every code, executor.js; the job's status line is GitLab's)
+	want=FAIL
+	case ${gate:-x} in 0) want=pass ;; 3) want=WARN ;; esac
+	t "$1: the job's status is $kind: passed for 0, WARN (allowed: allow_failure: exit_codes: [3]) for 3, else FAIL (want $want)" \
+		test "$kind" = "$want"
+}
+
+job ci-gitlab 5
 t "ci-gitlab: a comment-only change never fails the gate (exit ${gate:-none}: 0 or 3)" \
 	bash -c "[ '${gate:-x}' = 0 ] || [ '${gate:-x}' = 3 ]"
 t "ci-gitlab: JUnit artifact with a testsuite" grep -q '<testsuite' "$res/ci-gitlab/gate.xml"
@@ -96,3 +109,9 @@ t "ci-gitlab: summary names the verdict and both revisions" \
 t "ci-gitlab: the job's arms are the two git revisions (ab.json)" \
 	test "$(jq -r '[.arms[].spec] | join(" ")' "$res/ci-gitlab/ab/ab.json" 2>/dev/null)" = \
 	"base=$gd@$base head=$gd@$head"
+
+# the same merge request with one round a side (2 boots): too few for any
+# test, the gate exits 2 (unusable input), and the job fails with that code
+job ci-gitlab-1round 1
+t "ci-gitlab-1round: 1+1 rounds: gate exit ${gate:-none} (want 2), the job's status $kind $job" \
+	test "${gate:-x}" = 2 -a "$job" = 2 -a "$kind" = FAIL
