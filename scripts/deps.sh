@@ -25,17 +25,29 @@ pkgs=(
 	lava-common
 	# a real JUnit reader for the gate's --junit XML (tests/host/gate-ci-test.sh)
 	python3-junitparser
+	# report.html rendered and checked headless (tests/host/report-html-test.sh)
+	chromium
 )
+# gitlab-ci-local (npm) runs docs/ci/gitlab-ci.yml (tests/guest/ci-gitlab-test.sh):
+# Debian's npm unless a node with npm is already there
+command -v npm >/dev/null || pkgs+=(nodejs npm)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "deps: all ${#pkgs[@]} packages present"
-	exit 0
+else
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+# pinned: 4.75.x fails at start on Node 20; under the cache, nothing global
+glci=${FB_CACHE:-/var/cache/foliobench}/tools/gitlab-ci-local-4.50.0
+if [ ! -x "$glci/node_modules/.bin/gitlab-ci-local" ]; then
+	echo "deps: installing gitlab-ci-local 4.50.0 (npm) in $glci"
+	mkdir -p "$glci"
+	npm install -q --prefix "$glci" --no-audit --no-fund --no-save gitlab-ci-local@4.50.0 >/dev/null
+fi
 echo "deps: done"

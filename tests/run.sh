@@ -47,6 +47,7 @@ run_group() {
 		bash tests/host/gate-ci-test.sh
 		bash tests/host/verdict-test.sh
 		bash tests/host/claims-test.sh
+		bash tests/host/report-html-test.sh
 		bash tests/host/bad-input.sh
 		bash tests/host/merge-test.sh
 		bash tests/host/outputs-test.sh

@@ -81,6 +81,10 @@ mark gate-test
 # test from the base source tree, built (arm switches) and gated
 bash tests/guest/arms-test.sh "$res"
 mark arms-test
+# docs/ci/.gitlab-ci.yml run by gitlab-ci-local on a merge request of a
+# user's tree (base, a comment-only head): its exit code = its gate's
+bash tests/guest/ci-gitlab-test.sh "$res"
+mark ci-gitlab-test
 bash tests/guest/clock-test.sh "$res"
 mark clock-test
 # the TCG plugin observer: its counts = the BPF rows' = the workloads' (#39)

@@ -427,10 +427,11 @@ void fb_claims_print(FILE *f, const struct fb_claims *cs, enum fb_fmt fmt)
 	(html ? fb_html_esc : fb_md_esc)(f, cs->source);
 	fprintf(f, "): %d met, %d not met, %d unknown, %d not measured. Each is checked "
 		"against a bound at its own strength less the stated tolerance, on the same "
-		"rows as the tables below; `foliobench gate --expect` fails on a claim not met "
+		"rows as the tables below; %sfoliobench gate --expect%s fails on a claim not met "
 		"(docs/compare.md, \"Claims\").%s", cs->nstate[FB_CLAIM_MET],
 		cs->nstate[FB_CLAIM_NOT_MET], cs->nstate[FB_CLAIM_UNKNOWN],
-		cs->nstate[FB_CLAIM_NOT_MEASURED], html ? "</p>\n<table><thead><tr>" : "\n\n|");
+		cs->nstate[FB_CLAIM_NOT_MEASURED], html ? "<code>" : "`", html ? "</code>" : "`",
+		html ? "</p>\n<table><thead><tr>" : "\n\n|");
 	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 		fprintf(f, html ? "<th class=\"l\">%s</th>" : " %s |", head[i]);
 	fputs(html ? "</tr></thead><tbody>\n" : "\n|", f);

@@ -21,12 +21,16 @@ void fb_fmt_ns(double ns, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (a < 1e3)
 		snprintf(buf, len, "%.1f ns", ns);
-	else if (a < 1e6)
-		snprintf(buf, len, "%.3f us", ns / 1e3);
-	else if (a < 1e9)
-		snprintf(buf, len, "%.3f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3f s", ns / 1e9);
+	else	/* 4 significant digits: 1.024 us, 21.42 us, 360.3 us */
+		for (int i = 0; i < 3; i++) {
+			static const char *const u[] = { "us", "ms", "s" };
+			double v = ns / pow(10, 3 * (i + 1)), av = fabs(v);
+
+			if (av >= 999.95 && i < 2)
+				continue;
+			snprintf(buf, len, "%.*f %s", av < 9.9995 ? 3 : av < 99.995 ? 2 : 1, v, u[i]);
+			return;
+		}
 }
 
 void fb_fmt_count(double v, char *buf, size_t len)
@@ -81,6 +85,22 @@ void fb_fmt_value(const struct fb_metric *m, double v, char *buf, size_t len)
 		snprintf(buf, len, "%s %s", tmp, m->unit);
 	else
 		snprintf(buf, len, "%s", tmp);
+}
+
+/* a count's ratio NEW/BASE, 3 significant digits: x0.998, x1.5, x1/10,025, x2,048 */
+static void ratio_str(double r, char *buf, size_t len)
+{
+	char n[48];
+
+	if (r > 0 && r < 0.01) {
+		fb_fmt_count(round(1 / r), n, sizeof(n));
+		snprintf(buf, len, "x1/%s", n);
+	} else if (r >= 1000) {
+		fb_fmt_count(round(r), n, sizeof(n));
+		snprintf(buf, len, "x%s", n);
+	} else {
+		snprintf(buf, len, "x%.3g", r);
+	}
 }
 
 /* ---- tables ---- */
@@ -304,10 +324,13 @@ static void verdict_str(const struct fb_metric *m, char *buf, size_t len)
 		snprintf(buf, len, "%s%s", v, m->deterministic ? " (exact)" : "");
 		return;
 	}
-	if (m->st.have_mwu && m->st.have_ci)
-		snprintf(buf, len, "%s (p=%.2g, CI %+.1f%%..%+.1f%%)", v, m->st.mwu.p_two,
-			 (m->st.ci_lo - 1) * 100, (m->st.ci_hi - 1) * 100);
-	else if (m->st.have_mwu)
+	if (m->st.have_mwu && m->st.have_ci) {
+		double lo = (m->st.ci_lo - 1) * 100, hi = (m->st.ci_hi - 1) * 100;
+
+		/* 3 significant digits up to +/-999%: -14.2%..+98.5%, -100%..+1100% */
+		snprintf(buf, len, "%s (p=%.2g, CI %+.*f%%..%+.*f%%)", v, m->st.mwu.p_two,
+			 fabs(lo) < 99.95 ? 1 : 0, lo, fabs(hi) < 99.95 ? 1 : 0, hi);
+	} else if (m->st.have_mwu)
 		snprintf(buf, len, "%s (p=%.2g)", v, m->st.mwu.p_two);
 	else if (m->v == FB_V_INCONCLUSIVE && (m->na < 3 || m->nb < 3))
 		snprintf(buf, len, "%s (%d+%d rounds)", v, m->na, m->nb);
@@ -570,7 +593,7 @@ static void print_counts(FILE *f, const struct fb_cmp *c, enum fb_fmt fmt)
 			val_str(m, 1, cell[2], TCELL);
 			snprintf(cell[3], TCELL, "%s", m->per[0] ? m->per : "run");
 			if (m->na && m->nb && m->base)
-				snprintf(cell[4], TCELL, "x%.4g", m->new / m->base);
+				ratio_str(m->new / m->base, cell[4], TCELL);
 			else
 				snprintf(cell[4], TCELL, "-");
 			verdict_str(m, cell[5], TCELL);

@@ -97,21 +97,56 @@ void fb_gate_rows_from(struct fb_cmp *c, const struct fb_gate *gt, const struct 
 	}
 }
 
+/* gt's outcome, the way `foliobench gate` turns it into its exit status */
+static void summarise(const struct fb_gate *gt, struct fb_gate_sum *sum)
+{
+	int decidable = 0;
+
+	sum->ran = 1;
+	for (int i = 0; i < gt->ng; i++) {
+		const struct fb_gated *x = &gt->g[i];
+
+		decidable += x->tested || (x->exact && x->dir);
+		if (!x->gated || x->exp)
+			continue;
+		sum->ngated++;
+		sum->nok += x->state == FB_GM_OK;
+	}
+	sum->nreg = gt->nreg;
+	sum->nlost = gt->nlost;
+	sum->nundecided = gt->nundecided;
+	sum->nrun_fail = gt->nrun_fail;
+	sum->nrun_unknown = gt->nrun_unknown;
+	sum->rc = (int)gt->outcome;
+	if (gt->outcome != FB_GATE_FAIL && (!decidable || gt->cannot))
+		sum->rc = 2;
+}
+
 int fb_gate_rows(struct fb_cmp *c)
+{
+	return fb_gate_rows_sum(c, NULL);
+}
+
+int fb_gate_rows_sum(struct fb_cmp *c, struct fb_gate_sum *sum)
 {
 	struct fb_noise *nz = NULL;
 	struct fb_gate_opts o;
 	struct fb_gate gt;
 	char err[256];
 
+	if (sum)
+		memset(sum, 0, sizeof(*sum));
 	if (!c->base.n || !c->new.n)
 		return 0;
 	fb_gate_bare_opts(&o, c);
 	if (fb_noise_default(&nz, c))	/* the bare gate's noise: shipped for BASE's kernel */
 		return -1;
 	o.noise = nz;
-	if (!fb_gate_eval(&gt, c, &o, err, sizeof(err)))
+	if (!fb_gate_eval(&gt, c, &o, err, sizeof(err))) {
 		fb_gate_rows_from(c, &gt, &o);	/* else compare's own verdicts stay */
+		if (sum)
+			summarise(&gt, sum);
+	}
 	fb_gate_free(&gt);
 	free(nz);
 	return 0;

@@ -38,4 +38,16 @@ void fb_gate_rows_from(struct fb_cmp *c, const struct fb_gate *gt, const struct 
  */
 int fb_gate_rows(struct fb_cmp *c);
 
+/* What the bare gate decided, for a report's first lines. */
+struct fb_gate_sum {
+	int ran;	/* 0: it could not run (no rounds, no metric matched) */
+	int rc;		/* `foliobench gate DIR`'s exit status: 0 pass, 1 fail, 3 unknown,
+			 * 2 nothing decidable or no metric could ever fail */
+	int ngated, nok, nreg, nlost, nundecided;
+	int nrun_fail, nrun_unknown;
+};
+
+/* fb_gate_rows(), and its outcome into *sum (NULL: not wanted). */
+int fb_gate_rows_sum(struct fb_cmp *c, struct fb_gate_sum *sum);
+
 #endif /* FB_ROWVERDICT_H */

@@ -21,16 +21,11 @@
 #include "analysis/compare/compare.h"
 #include "analysis/compare/html.h"
 #include "analysis/gate/rowverdict.h"
+#include "analysis/report/hist_svg.h"
 #include "analysis/report/report.h"
 #include "util/cli.h"
 #include "util/outfile.h"
 
-#define SVG_W	680
-#define SVG_H	270
-#define ML	54	/* margins */
-#define MR	16
-#define MT	60
-#define MB	40
 
 /* A file name from a probe name: [A-Za-z0-9_.-] only. */
 static void safe_name(const char *in, char *out, size_t len)
@@ -42,214 +37,6 @@ static void safe_name(const char *in, char *out, size_t len)
 			   (*in >= '0' && *in <= '9') || *in == '_' || *in == '-' || *in == '.' ?
 			   *in : '_';
 	out[o] = '\0';
-}
-
-/* ---- histograms ---- */
-
-struct hpair {
-	char probe[64], stat[16];
-	struct fb_hist h[2];	/* merged over rounds: base, new */
-	int rounds[2];
-};
-
-static double xpos(double v, double lmin, double lmax)
-{
-	double l = log10(v < 0.5 ? 0.5 : v);
-
-	return ML + (l - lmin) / (lmax - lmin) * (SVG_W - ML - MR);
-}
-
-static void tick_label(double v, char *buf, size_t len)
-{
-	if (v >= 1e9)
-		snprintf(buf, len, "%gs", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, len, "%gms", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, len, "%gus", v / 1e3);
-	else
-		snprintf(buf, len, "%gns", v);
-}
-
-/* grid, tick labels at 1, 2, 5 x 10^d, and the axes */
-static void hist_axes(FILE *f, double lmin, double lmax, const char *unit)
-{
-	char lab[48];
-
-	for (int pass = 0; pass < 2; pass++) {
-		fputs(pass ? "<g fill=\"#333\" text-anchor=\"middle\">\n" : "<g stroke=\"#ddd\">\n", f);
-		for (double d = floor(lmin); d <= ceil(lmax); d++)
-			for (int k = 0; k < 3; k++) {
-				static const double mult[3] = { 1, 2, 5 };
-				double v = mult[k] * pow(10, d), x;
-
-				if (log10(v) < lmin || log10(v) > lmax)
-					continue;
-				if (k && lmax - lmin > 3)	/* wide range: decades only */
-					continue;
-				x = xpos(v, lmin, lmax);
-				if (!pass) {
-					fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
-						x, MT, x, SVG_H - MB);
-				} else {
-					tick_label(v, lab, sizeof(lab));
-					fprintf(f, "<text x=\"%.1f\" y=\"%d\">%s</text>\n", x,
-						SVG_H - MB + 14, lab);
-				}
-			}
-		if (!pass)
-			fputs("</g>\n", f);
-	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\">", (ML + SVG_W - MR) / 2, SVG_H - 8);
-	fb_html_esc(f, unit);
-	fputs(" (log scale)</text>\n", f);
-	fprintf(f, "</g>\n<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" "
-		"text-anchor=\"middle\" fill=\"#333\">density (per log unit)</text>\n",
-		(MT + SVG_H - MB) / 2, (MT + SVG_H - MB) / 2);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
-		ML, SVG_H - MB, SVG_W - MR, SVG_H - MB);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
-		ML, MT, ML, SVG_H - MB);
-}
-
-/*
- * Density per log10 unit of each bucket (bucket fraction / log width), so
- * the curve shape does not depend on the bucket layout; both arms are
- * scaled to the larger peak.
- */
-/*
- * Density per log unit of each side's buckets into dens, the buckets either
- * side has from *imin to *imax (imax -1: none); returns the highest density.
- */
-static double hist_density(const struct hpair *hp, double dens[2][FB_NBUCKETS], int *imin,
-			   int *imax)
-{
-	double peak = 0;
-
-	for (int s = 0; s < 2; s++) {
-		uint64_t tot = 0;
-
-		for (int i = 0; i < (int)FB_NBUCKETS; i++)
-			tot += hp->h[s].buckets[i];
-		for (int i = 0; i < (int)FB_NBUCKETS; i++) {
-			double lo = fb_bucket_lo((unsigned int)i), hi = (double)fb_bucket_hi((unsigned int)i) + 1;
-			double w = log10(hi) - log10(lo < 0.5 ? 0.5 : lo);
-
-			dens[s][i] = 0;
-			if (!hp->h[s].buckets[i] || !tot)
-				continue;
-			if (i == (int)FB_NBUCKETS - 1)
-				w = 1;
-			dens[s][i] = (double)hp->h[s].buckets[i] / (double)tot / w;
-			if (dens[s][i] > peak)
-				peak = dens[s][i];
-			if (i < *imin)
-				*imin = i;
-			if (i > *imax)
-				*imax = i;
-		}
-	}
-	return peak;
-}
-
-static void svg_hist(FILE *f, const struct hpair *hp, const char *const names[2])
-{
-	static const char *const col[2] = { "#1f77b4", "#ff7f0e" };
-	int imin = FB_NBUCKETS, imax = -1;
-	double dens[2][FB_NBUCKETS], peak, lmin, lmax;
-	char lab[48], a[32];
-
-	peak = hist_density(hp, dens, &imin, &imax);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"11\">\n",
-		SVG_W, SVG_H, SVG_W, SVG_H);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", SVG_W, SVG_H);
-	fprintf(f, "<text x=\"%d\" y=\"16\" font-size=\"13\" font-weight=\"bold\">", ML);
-	fb_html_esc(f, hp->probe);
-	fputs(" &#8212; ", f);
-	fb_html_esc(f, hp->stat);
-	fputs("</text>\n", f);
-	if (imax < 0) {
-		fprintf(f, "<text x=\"%d\" y=\"%d\">no samples on either side</text>\n</svg>\n",
-			ML, SVG_H / 2);
-		return;
-	}
-	lmin = log10(fmax(0.5, (double)fb_bucket_lo((unsigned int)imin)));
-	lmax = log10((double)fb_bucket_hi((unsigned int)imax) + 1);
-	{
-		double pad = fmax(0.08, (lmax - lmin) * 0.06);
-
-		lmin -= pad;
-		lmax += pad;
-	}
-	hist_axes(f, lmin, lmax, hp->h[0].unit[0] ? hp->h[0].unit : "ns");
-	for (int s = 0; s < 2; s++) {
-		double y0 = SVG_H - MB, hgt = SVG_H - MB - MT - 4;
-		double med;
-
-		if (!hp->h[s].count)
-			continue;
-		fprintf(f, "<path fill=\"%s\" fill-opacity=\"%s\" stroke=\"%s\" "
-			"stroke-width=\"1.2\" d=\"M%.1f %.1f",
-			col[s], s ? "0.15" : "0.25", col[s],
-			xpos(fmax(0.5, (double)fb_bucket_lo((unsigned int)imin)), lmin, lmax), y0);
-		for (int i = imin; i <= imax; i++) {
-			double x1 = xpos(fmax(0.5, (double)fb_bucket_lo((unsigned int)i)), lmin, lmax);
-			double x2 = xpos((double)fb_bucket_hi((unsigned int)i) + 1, lmin, lmax);
-			double y = y0 - (peak > 0 ? dens[s][i] / peak : 0) * hgt;
-
-			fprintf(f, " L%.1f %.1f L%.1f %.1f", x1, y, x2, y);
-		}
-		fprintf(f, " L%.1f %.1f Z\"/>\n",
-			xpos((double)fb_bucket_hi((unsigned int)imax) + 1, lmin, lmax), y0);
-		med = fb_hist_percentile(&hp->h[s], 50);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-			"stroke-dasharray=\"4 3\"/>\n", xpos(med, lmin, lmax), MT,
-			xpos(med, lmin, lmax), y0, col[s]);
-		/* legend */
-		fb_fmt_ns(med, a, sizeof(a));
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\">", ML, 24 + 16 * s, col[s], ML + 14, 33 + 16 * s);
-		fb_html_esc(f, names[s]);
-		fb_fmt_count((double)hp->h[s].count, lab, sizeof(lab));
-		fprintf(f, ": %s samples in %d round(s), median %s</text>\n", lab, hp->rounds[s], a);
-	}
-	fputs("</svg>\n", f);
-}
-
-static int collect_hists(const struct fb_cmp *c, struct hpair **out)
-{
-	const struct fb_result *r0 = c->base.r[0];
-	const struct fb_side *sd[2] = { &c->base, &c->new };
-	struct hpair *hp = calloc((size_t)r0->nprobes * FB_MAX_STATS + 1, sizeof(*hp));
-	int n = 0;
-
-	if (!hp)
-		return -1;
-	for (int p = 0; p < r0->nprobes; p++)
-		for (int k = 0; k < r0->probes[p].nstats && k < FB_MAX_STATS; k++) {
-			struct hpair *x = &hp[n];
-
-			snprintf(x->probe, sizeof(x->probe), "%s", r0->probes[p].name);
-			snprintf(x->stat, sizeof(x->stat), "%s", r0->probes[p].stats[k].name);
-			for (int s = 0; s < 2; s++)
-				for (int i = 0; i < sd[s]->n; i++) {
-					const struct fb_probe_result *pr =
-						fb_result_probe(sd[s]->r[i], x->probe);
-
-					if (!pr || pr->status != FB_ATTACHED)
-						continue;
-					for (int j = 0; j < pr->nstats; j++)
-						if (!strcmp(pr->stats[j].name, x->stat)) {
-							fb_hist_merge(&x->h[s], &pr->stats[j].h);
-							x->rounds[s]++;
-						}
-				}
-			if (x->h[0].count || x->h[1].count)
-				n++;
-		}
-	*out = hp;
-	return n;
 }
 
 /* ---- arms ---- */
@@ -335,24 +122,26 @@ static void arm_rows(FILE *f, const struct arm_fmt *af, const struct arminfo *ai
 }
 
 /* The Results section's first paragraph, both formats: how rows are decided; then tail. */
-static void method_note(FILE *f, const struct fb_cmp *c, const char *tail)
+static void method_note(FILE *f, const struct fb_cmp *c, int html, const char *tail)
 {
+	const char *co = html ? "<code>" : "`", *cc = html ? "</code>" : "`";
+
 	fprintf(f, "%s Values are medians across rounds. A gated row's Delta and Verdict are "
-		"`foliobench gate`'s (without options), on the statistic it decides, named in "
+		"%sfoliobench gate%s's (without options), on the statistic it decides, named in "
 		"the cell with its test: one-sided, per-call cmean (icount) or p50 and p90, lock "
 		"hold p50 (not the Hold avg beside it) or the row's declared metric, Welch's t on "
 		"logs (icount) or Mann-Whitney, Holm over the gated rows, a %s threshold: the "
 		"same word as the gate's line.  The other rows (counts, contention, the "
 		"observer's own): two-sided Mann-Whitney U at alpha %g, bootstrap 95%% CI of the "
 		"ratio of medians, minimum effect %g%%; counts compared exactly when "
-		"deterministic%s", fb_cmp_clock_note(c), fb_cmp_icount(c) ? "0.5%" : "5%",
+		"deterministic%s", co, cc, fb_cmp_clock_note(c), fb_cmp_icount(c) ? "0.5%" : "5%",
 		c->alpha, c->min_effect, tail);
 }
 
 /* ---- the two files ---- */
 
 static const char css[] =
-	"body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}"
+	"body{font-family:system-ui,sans-serif;max-width:1440px;margin:2em auto;padding:0 1em;color:#222}"
 	"h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #ddd;padding-bottom:.2em}"
 	"h3{font-size:1.05em;margin-top:1.5em}"
 	"table{border-collapse:collapse;font-size:.85em;margin:.5em 0}"
@@ -364,7 +153,11 @@ static const char css[] =
 	"tr.v-inconclusive td:last-child{color:#777}"
 	"code,pre{background:#f6f8fa;padding:.1em .3em;font-size:.85em}pre{padding:.6em;overflow-x:auto}"
 	".note{color:#555;font-size:.85em;margin:.2em 0}.hists{display:flex;flex-wrap:wrap;gap:1em}"
-	".wrap{white-space:normal;word-break:break-all;max-width:480px}"
+	".hists svg{flex:1 1 560px;max-width:700px;height:auto}"
+	"h2.verdict{font-size:1.4em;border:0;padding:.3em .5em;border-radius:4px}"
+	".v-pass{background:#dafbe1;color:#1a7f37}.v-fail{background:#ffebe9;color:#cf222e}"
+	".v-unknown,.v-error{background:#fff8c5;color:#9a6700}"
+	".wrap{white-space:normal;overflow-wrap:anywhere;max-width:480px}"
 	"td.ops{white-space:normal;min-width:14em;max-width:32em}"
 	"td:last-child{white-space:normal;min-width:14em}";
 
@@ -374,27 +167,60 @@ struct rctx {
 	const char *cmd, *when;
 	struct arminfo ai[16];
 	int nai, nh, cur;	/* cur: the histogram an SVG file is written for */
-	struct hpair *hp;
+	struct fb_hpair *hp;
 	char (*svgnames)[160];
-	const struct fb_claims *claims;	/* the first section */
+	const struct fb_claims *claims;	/* the second section */
+	struct fb_gate_sum gs;		/* the first: the bare gate's verdict */
 };
+
+/* The first section: the bare gate's verdict on these rounds, both formats. */
+static void verdict(FILE *f, const struct fb_gate_sum *g, int html)
+{
+	static const char *const word[] = { "pass", "FAIL", "cannot decide", "not shown safe" };
+	static const char *const cls[] = { "pass", "fail", "error", "unknown" };
+	const char *co = html ? "<code>" : "`", *cc = html ? "</code>" : "`";
+	int rc = g->ran ? g->rc : 2;
+
+	if (html)
+		fprintf(f, "<h2 id=\"verdict\" class=\"verdict v-%s\">Verdict: %s</h2>\n<p>",
+			cls[rc & 3], word[rc & 3]);
+	else
+		fprintf(f, "## Verdict: %s\n\n", word[rc & 3]);
+	if (!g->ran) {
+		fprintf(f, "The gate could not run on these rounds (%sfoliobench gate%s says why).%s",
+			co, cc, html ? "</p>\n" : "\n\n");
+		return;
+	}
+	fprintf(f, "%sfoliobench gate%s on these rounds (no options) exits %d. Of %d gated "
+		"metrics: %d ok, %d REGRESSED, %d LOST, %d undecided%s", co, cc, rc, g->ngated,
+		g->nok, g->nreg, g->nlost, g->nundecided,
+		g->nrun_fail || g->nrun_unknown ? "; some runs failed or were interrupted" : "");
+	fputc('.', f);
+	if (rc == 3)
+		fprintf(f, " Not shown safe: too noisy for the rounds run; more rounds may decide "
+			"(%sab --until-decided 15%s).", co, cc);
+	fprintf(f, " Declared trades (%sgate --expect FILE%s) and the claims below can change "
+		"it (docs/gate.md).%s", co, cc, html ? "</p>\n" : "\n\n");
+}
 
 static void write_md(FILE *f, const struct rctx *x)
 {
 	const struct fb_cmp *c = x->c;
 	const char *cmd = x->cmd, *when = x->when;
 	const struct arminfo *ai = x->ai;
-	const struct hpair *hp = x->hp;
+	const struct fb_hpair *hp = x->hp;
 	int nai = x->nai, nh = x->nh;
 	fputs("# foliobench report: ", f);
 	fb_md_esc(f, c->base.name);
 	fputs(" vs ", f);
 	fb_md_esc(f, c->new.name);
-	fprintf(f, "\n\nProduced by `");
-	fb_md_esc(f, cmd);
-	fprintf(f, "` on %s.\n\n## Claims\n\n", when);
+	fputs("\n\n", f);
+	verdict(f, &x->gs, 0);
+	fputs("## Claims\n\n", f);
 	fb_claims_print(f, x->claims, FB_FMT_MD);
-	fputs("\n## Arms\n\n| | ", f);
+	fputs("\n## Arms\n\nProduced by `", f);
+	fb_md_esc(f, cmd);
+	fprintf(f, "` on %s.\n\n| | ", when);
 	fb_md_esc(f, c->base.name);
 	fputs(" (BASE) | ", f);
 	fb_md_esc(f, c->new.name);
@@ -402,7 +228,7 @@ static void write_md(FILE *f, const struct rctx *x)
 	fprintf(f, "| rounds | %d | %d |\n", c->base.n, c->new.n);
 	arm_rows(f, &md_rows, ai, nai);
 	fputs("\n## Results\n\n", f);
-	method_note(f, c, " (docs/compare.md).\n\n");
+	method_note(f, c, 0, " (docs/compare.md).\n\n");
 	fb_cmp_print(f, c, FB_FMT_MD);
 	if (nh) {
 		fprintf(f, "\n## Histograms\n\nBASE blue, NEW orange, log-x; dashed lines are medians. "
@@ -423,7 +249,7 @@ static void write_html(FILE *f, const struct rctx *x)
 	const char *names[2] = { c->base.name, c->new.name };
 	const char *cmd = x->cmd, *when = x->when;
 	const struct arminfo *ai = x->ai;
-	const struct hpair *hp = x->hp;
+	const struct fb_hpair *hp = x->hp;
 	int nai = x->nai, nh = x->nh;
 	char title[2 * sizeof(c->base.name) + 32];
 
@@ -433,11 +259,14 @@ static void write_html(FILE *f, const struct rctx *x)
 	fb_html_esc(f, c->base.name);
 	fputs(" vs ", f);
 	fb_html_esc(f, c->new.name);
-	fputs("</h1>\n<p>Produced by <code>", f);
-	fb_html_esc(f, cmd);
-	fprintf(f, "</code> on %s.</p>\n<h2>Claims</h2>\n", when);
+	fputs("</h1>\n", f);
+	verdict(f, &x->gs, 1);
+	fputs("<h2 id=\"claims\">Claims</h2>\n", f);
 	fb_claims_print(f, x->claims, FB_FMT_HTML);
-	fputs("<h2>Arms</h2>\n<table><thead><tr><th class=\"l\"></th><th class=\"l\">", f);
+	fputs("<h2>Arms</h2>\n<p>Produced by <code>", f);
+	fb_html_esc(f, cmd);
+	fprintf(f, "</code> on %s.</p>\n", when);
+	fputs("<table><thead><tr><th class=\"l\"></th><th class=\"l\">", f);
 	fb_html_esc(f, c->base.name);
 	fputs(" (BASE)</th><th class=\"l\">", f);
 	fb_html_esc(f, c->new.name);
@@ -445,13 +274,13 @@ static void write_html(FILE *f, const struct rctx *x)
 		"<td class=\"l\">%d</td><td class=\"l\">%d</td></tr>\n", c->base.n, c->new.n);
 	arm_rows(f, &html_rows, ai, nai);
 	fputs("</tbody></table>\n<h2>Results</h2>\n<p>", f);
-	method_note(f, c, ".</p>\n");
+	method_note(f, c, 1, ".</p>\n");
 	fb_cmp_print(f, c, FB_FMT_HTML);
 	if (nh) {
 		fputs("<h2>Histograms</h2>\n<p>BASE blue, NEW orange, log-x; dashed lines are "
 		      "medians. Merged over all rounds of each arm.</p>\n<div class=\"hists\">\n", f);
 		for (int i = 0; i < nh; i++)
-			svg_hist(f, &hp[i], names);
+			fb_svg_hist(f, &hp[i], names);
 		fputs("</div>\n", f);
 	}
 	fb_html_end(f);
@@ -475,7 +304,7 @@ static void write_svg(FILE *f, const struct rctx *x)
 	const char *names[2] = { x->c->base.name, x->c->new.name };
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	svg_hist(f, &x->hp[x->cur], names);
+	fb_svg_hist(f, &x->hp[x->cur], names);
 }
 
 /* dir/name written by fn, whole or not at all; 0, or -1 with one line printed */
@@ -570,7 +399,7 @@ static int outs_ok(const char *dir)
 /* The SVGs, report.md and report.html into dir; 0 or 2 */
 static int write_all(const char *dir, struct rctx *x)
 {
-	x->nh = collect_hists(x->c, &x->hp);
+	x->nh = fb_hist_collect(x->c, &x->hp);
 	if (x->nh >= 0)
 		x->svgnames = calloc((size_t)x->nh + 1, sizeof(*x->svgnames));
 	if (x->nh < 0 || !x->svgnames) {
@@ -666,7 +495,7 @@ int cmd_report(int argc, char **argv)
 	ret = 2;
 	if (fb_cmp_open_args(&c, &ca))
 		goto out;
-	if (fb_gate_rows(&c))	/* a gated row's verdict is the gate's */
+	if (fb_gate_rows_sum(&c, &x.gs))	/* a gated row's verdict is the gate's */
 		goto out;
 	cs = calloc(1, sizeof(*cs));
 	if (!cs) {
