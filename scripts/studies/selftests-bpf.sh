@@ -39,7 +39,7 @@ done
 			"unprivileged_bpf_disabled=$(cat "$out/$arm/unprivileged_bpf_disabled" 2>/dev/null)"
 		tail -1 "$out/$arm/vm.out"
 		for b in test_verifier test_maps test_maps_each; do
-			echo "$b: exit/guest-s $(cat "$out/$arm/$b.rc" 2>/dev/null || echo 'not run')," \
+			echo "$b: exit $(cat "$out/$arm/$b.rc" 2>/dev/null || echo 'not run')," \
 				"$(grep -E '^(Summary|test_maps):' "$out/$arm/$b.out" 2>/dev/null | tail -1 || true)"
 		done
 		"$drv/outcomes.sh" verifier "$out/$arm/test_verifier.out" >"$out/$arm/test_verifier.tsv"
@@ -56,6 +56,5 @@ done
 	done
 } >"$out/summary.txt"
 cat "$out/summary.txt"
-grep -qE '^test_(verifier|maps_each): 0 differ$' <(grep -E ' differ$' "$out/summary.txt") || rc=1
 [ "$(grep -cE '^test_(verifier|maps_each): 0 differ$' "$out/summary.txt")" = 2 ] || rc=1
 exit $rc
