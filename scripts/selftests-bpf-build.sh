@@ -26,6 +26,10 @@
 #                      without module support (no bpf_testmod.ko)
 # Kept: those binaries, the .bpf.o, build.log and build-seconds.
 set -euo pipefail
+if [ $# -gt 1 ] || { [ $# = 1 ] && [ "$1" != --print ]; }; then
+	echo "usage: selftests-bpf-build.sh [--print]" >&2
+	exit 2
+fi
 here=$(cd "$(dirname "$0")/.." && pwd)
 cache=${FB_CACHE:-/var/cache/foliobench}
 die() { echo "selftests-bpf-build: error: $*" >&2; exit 1; }
@@ -46,7 +50,6 @@ if [ "${1:-}" = --print ]; then
 	echo "$dest"
 	exit 0
 fi
-[ $# = 0 ] || die "usage: selftests-bpf-build.sh [--print]"
 bins="test_verifier test_verifier_fb test_maps test_maps_each"
 done_() { for b in $bins; do [ -x "$dest/$b" ] || return 1; done; }
 if done_; then

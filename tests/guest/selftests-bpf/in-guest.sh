@@ -6,9 +6,10 @@
 #   quick: test_verifier_fb, test_maps_each '*batch_ops*'
 # Each binary's output goes to OUTDIR/NAME.out (line-buffered: a timeout
 # keeps what ran), its exit status to OUTDIR/NAME.rc.  test_maps opens its
-# .bpf.o from ./: run in BINDIR.  kernel.unprivileged_bpf_disabled is set
-# to 0 first (the guest's kernel boots with 2, BPF_UNPRIV_DEFAULT_OFF): else
-# test_verifier skips every unprivileged (/u) run of its tests.
+# .bpf.o from ./: run in BINDIR.  OUTDIR/params: the patched arm's switches
+# for 3/9 and 5/9 (bpf.verifier_folio_pool, bpf.map_batch_scratchpad), if
+# the kernel has them.  (test_verifier skips its unprivileged /u runs on
+# this kernel whatever the sysctl says: CONFIG_CPU_MITIGATIONS=n.)
 set -u
 bin=$1 out=$2 mode=$3
 cd "$bin" || exit 2
@@ -19,8 +20,11 @@ run() {	# run NAME CMD...
 	echo $? >"$out/$name.rc"
 }
 uname -r >"$out/uname"
-echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
 cat /proc/sys/kernel/unprivileged_bpf_disabled >"$out/unprivileged_bpf_disabled" 2>&1
+for p in verifier_folio_pool map_batch_scratchpad; do
+	f=/sys/module/bpf/parameters/$p
+	[ -r "$f" ] && echo "$p=$(cat "$f")"
+done >"$out/params"
 run test_verifier ./test_verifier_fb
 case $mode in
 full)
