@@ -14,6 +14,7 @@ out=${1:-results/selftests-bpf-$(date -u +%Y%m%dT%H%M%S)}
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 drv=tests/guest/selftests-bpf
+commit=$(git rev-parse --short HEAD)
 s=$SECONDS
 bin=$(scripts/selftests-bpf-build.sh) || exit 1
 echo "selftests-bpf: binaries $bin ($(cat "$bin/build-seconds")s when built, $((SECONDS - s))s now)"
@@ -33,7 +34,7 @@ for i in 0 1; do
 	wait "${pids[$i]}" || rc=1
 done
 {
-	echo "# bpf selftests, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD), binaries $bin"
+	echo "# bpf selftests, $(date -u +%FT%TZ), commit $commit, binaries $bin"
 	for arm in baseline patched; do
 		echo "## $arm: $(cat "$out/$arm/kernel") ($(cat "$out/$arm/uname" 2>/dev/null))," \
 			"unprivileged_bpf_disabled=$(cat "$out/$arm/unprivileged_bpf_disabled" 2>/dev/null)"
