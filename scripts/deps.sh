@@ -21,6 +21,9 @@ pkgs=(
 	# sharded runs: a single-node Slurm for tests/slurm/slurm-test.sh (scripts/slurm);
 	# nothing is started by the install (the test starts and stops its own)
 	slurm-wlm munge
+	# the bpf selftests of the pinned tree (scripts/selftests-bpf-build.sh):
+	# their BPF objects need a newer clang than bookworm's default 14
+	clang-19
 	# the LAVA job template's schema check (scripts/lava/validate.py)
 	lava-common
 	# a real JUnit reader for the gate's --junit XML (tests/host/gate-ci-test.sh)

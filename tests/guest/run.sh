@@ -16,6 +16,7 @@
 #                       -l in the lockstat flavour: its lock holds = /proc/lock_stat
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   peers-test.sh       counts equal to funclatency; klockstat (kprobe mode) brackets the lock counts (#27)
+#   selftests-bpf.sh    bpf test_verifier + test_maps batch ops, equal outcomes on both arms (#42)
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
@@ -117,6 +118,10 @@ mark peers-test
 mark bpftrace-test
 bash tests/guest/series-test.sh "$res"
 mark series-test
+# the bpf subsystem's own suites (issue 42): test_verifier and test_maps'
+# batch-op tests, built from the pinned tree (cached), one boot per arm
+bash tests/guest/selftests-bpf.sh "$res" "$base" "$patched"
+mark selftests-bpf
 
 # ---- the lockstat flavour (lockdep + lock_stat) ----
 # Two more kernels, one of them a cold build of a second config (no object
