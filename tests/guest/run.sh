@@ -36,6 +36,19 @@ nok() { echo "not ok - $*"; }
 mark_t=$SECONDS
 mark() { echo "# time: $(date -u +%T), $1 done (+$((SECONDS - mark_t)) s)"; mark_t=$SECONDS; }
 
+# fits NAME EST: a perf-flavour test of EST seconds (an estimate for a slow
+# machine, cold: its builds and guests) still fits FB_CI_START +
+# FB_CI_BUDGET, when a budget is set (.ci/run); else it says "# SKIP" why.
+# Without FB_CI_BUDGET (make test by hand) every test runs.
+fits() {
+	local now
+	[ -n "${FB_CI_BUDGET:-}" ] || return 0
+	now=$(date +%s)
+	[ $(( now + $2 )) -le $(( ${FB_CI_START:-$now} + FB_CI_BUDGET )) ] && return 0
+	echo "# SKIP $1: about $2 s would pass the CI budget (${FB_CI_BUDGET}s, $(( now - ${FB_CI_START:-$now} ))s used)"
+	return 1
+}
+
 # kernels built in the background, beside the guests (bg_build, bg_wait,
 # bg_stop, bg_eta; FB_BG_BUILD=0 turns them off)
 . tests/guest/bg.sh
@@ -84,7 +97,7 @@ bash tests/guest/arms-test.sh "$res"
 mark arms-test
 # docs/ci/.gitlab-ci.yml run by gitlab-ci-local on a merge request of a
 # user's tree (base, a comment-only head): its exit code = its gate's
-bash tests/guest/ci-gitlab-test.sh "$res"
+fits "ci-gitlab-test" 600 && bash tests/guest/ci-gitlab-test.sh "$res"
 mark ci-gitlab-test
 bash tests/guest/clock-test.sh "$res"
 mark clock-test
@@ -120,7 +133,7 @@ bash tests/guest/series-test.sh "$res"
 mark series-test
 # the bpf subsystem's own suites (issue 42): test_verifier and test_maps'
 # batch-op tests, built from the pinned tree (cached), one boot per arm
-bash tests/guest/selftests-bpf.sh "$res" "$base" "$patched"
+fits "selftests-bpf" 700 && bash tests/guest/selftests-bpf.sh "$res" "$base" "$patched"
 mark selftests-bpf
 
 # ---- the lockstat flavour (lockdep + lock_stat) ----
