@@ -16,7 +16,8 @@
 #   bpftrace-test.sh    one-liners agree with foliobench
 #   peers-test.sh       counts equal to funclatency; klockstat (kprobe mode) brackets the lock counts (#27)
 #   series tests        KUnit suites and workloads on the patched kernels
-#   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
+#   lockstat flavour    lock rows, lockdep patches, pool-fixes-test.sh (issue 43
+#                       items 5-7: 3/9, 6/9, 9/9) (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
 #   kunit flavour       glue-dir KUnit suite under DEBUG_KOBJECT_RELEASE,
 #                       kernfs-bulk 2/3 (FB_KUNIT, below)
@@ -176,6 +177,11 @@ lockstat_flavour() {
 		mark "bpftrace-test (lockdep)"
 	fi
 	[ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
+	# folio-pool's issue-43 fixes (3/9's exhausted pool, 9/9 with
+	# lockdep.folio_pool=0 and a big boot graph, 6/9's /proc/lockdep
+	# readers against zap_class()): three boots of the patched kernel
+	bash tests/guest/pool-fixes-test.sh "$res/pool-fixes" "$pls" | grep -E '^(not )?ok|^#'
+	mark "pool-fixes-test"
 	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
 }
 
