@@ -149,10 +149,11 @@ lockstat_go() {
 	local b est cached=0 eta
 	b=$(scripts/kernel-build.sh --print baseline lockstat)
 	lockstat_cached && cached=1
-	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 900 ))
+	# the checks: 15 min, + 4 for pool-fixes-test.sh (210 s measured)
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 1140 ))
 	eta=$(bg_eta lockstat)
-	[ -n "$eta" ] && est=$(( eta + 900 ))
-	[ -f "$b/bzImage" ] && est=900
+	[ -n "$eta" ] && est=$(( eta + 1140 ))
+	[ -f "$b/bzImage" ] && est=1140
 	budget_go "lockstat flavour" "${FB_LOCKSTAT:-1}" "$est" "$cached" FB_LOCKSTAT
 }
 lockstat_flavour() {
