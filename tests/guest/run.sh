@@ -18,7 +18,8 @@
 #   peers-test.sh       counts equal to funclatency; klockstat (kprobe mode) brackets the lock counts (#27)
 #   selftests-bpf.sh    bpf test_verifier + test_maps batch ops, equal outcomes on both arms (#42)
 #   series tests        KUnit suites and workloads on the patched kernels
-#   lockstat flavour    lock rows, lockdep patches (FB_LOCKSTAT, below)
+#   lockstat flavour    lock rows, lockdep patches, pool-fixes-test.sh (issue 43
+#                       items 5-7: 3/9, 6/9, 9/9) (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
 #   kunit flavour       glue-dir KUnit suite under DEBUG_KOBJECT_RELEASE,
 #                       kernfs-bulk 2/3 (FB_KUNIT, below)
@@ -171,10 +172,11 @@ lockstat_go() {
 	local b est cached=0 eta
 	b=$(scripts/kernel-build.sh --print baseline lockstat)
 	lockstat_cached && cached=1
-	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 900 ))
+	# the checks: 15 min, + 4 for pool-fixes-test.sh (210 s measured)
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 13 / 10 + 1140 ))
 	eta=$(bg_eta lockstat)
-	[ -n "$eta" ] && est=$(( eta + 900 ))
-	[ -f "$b/bzImage" ] && est=900
+	[ -n "$eta" ] && est=$(( eta + 1140 ))
+	[ -f "$b/bzImage" ] && est=1140
 	budget_go "lockstat flavour" "${FB_LOCKSTAT:-1}" "$est" "$cached" FB_LOCKSTAT
 }
 lockstat_flavour() {
@@ -202,6 +204,11 @@ lockstat_flavour() {
 		mark "bpftrace-test (lockdep)"
 	fi
 	[ -f "$bls/bzImage" ] && bash tests/guest/lockstat-test.sh "$res" "$bls" "$pls"
+	# folio-pool's issue-43 fixes (3/9's exhausted pool, 9/9 with
+	# lockdep.folio_pool=0 and a big boot graph, 6/9's /proc/lockdep
+	# readers against zap_class()): three boots of the patched kernel
+	bash tests/guest/pool-fixes-test.sh "$res/pool-fixes" "$pls" | grep -E '^(not )?ok|^#'
+	mark "pool-fixes-test"
 	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
 }
 
