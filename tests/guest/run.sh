@@ -19,7 +19,8 @@
 #   selftests-bpf.sh    bpf test_verifier + test_maps batch ops, equal outcomes on both arms (#42)
 #   series tests        KUnit suites and workloads on the patched kernels
 #   lockstat flavour    lock rows, lockdep patches, pool-fixes-test.sh (issue 43
-#                       items 5-7: 3/9, 6/9, 9/9) (FB_LOCKSTAT, below)
+#                       items 5-7: 3/9, 6/9, 9/9), the netfilter selftests and
+#                       the locking API self-tests (#42) (FB_LOCKSTAT, below)
 #   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
 #   kunit flavour       glue-dir KUnit suite under DEBUG_KOBJECT_RELEASE,
 #                       kernfs-bulk 2/3 (FB_KUNIT, below)
@@ -209,6 +210,10 @@ lockstat_flavour() {
 	# readers against zap_class()): three boots of the patched kernel
 	bash tests/guest/pool-fixes-test.sh "$res/pool-fixes" "$pls" | grep -E '^(not )?ok|^#'
 	mark "pool-fixes-test"
+	# the subsystems' own suites on both arms (#42): lockdep's locking API
+	# self-tests at boot, the netfilter transaction and set selftests
+	[ -f "$bls/bzImage" ] && bash tests/guest/selftests-nft.sh "$res" "$bls" "$pls"
+	mark selftests-nft
 	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
 }
 
