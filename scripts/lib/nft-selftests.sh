@@ -72,14 +72,33 @@ nst_outcomes() {
 }
 
 # lst_result LOG: the locking API self-tests' verdict in a console log:
-# "passed N", "failed N of M" (lockdep then turned itself off), or
-# "absent" (not run: no such config, or the boot log ends before it).
+# "passed N", "failed N of M" (unexpected failures: lockdep then turned
+# itself off), "expected-failures N of M" (a config where some cases
+# cannot be detected), or "absent" (not run: no such config, lockdep
+# already off at boot, or the log ends before it).
 lst_result() {
-	local l
-	l=$(grep -aoE 'Good, all +[0-9]+ testcases passed|BUG: +[0-9]+ unexpected failures \(out of +[0-9]+\)' "$1" | head -1)
+	local l n
+	l=$(grep -aoE 'Good, all +[0-9]+ testcases passed|BUG: +[0-9]+ unexpected failures \(out of +[0-9]+\)|[0-9]+ out of +[0-9]+ testcases failed, as expected|All +[0-9]+ testcases failed, as expected' "$1" | head -1)
+	n=$(echo "$l" | grep -oE '[0-9]+' | tr '\n' ' ')
+	set -- $n
 	case "$l" in
-	Good*) echo "passed $(echo "$l" | grep -oE '[0-9]+')" ;;
-	BUG*) echo "failed $(echo "$l" | grep -oE '[0-9]+' | head -1) of $(echo "$l" | grep -oE '[0-9]+' | tail -1)" ;;
+	Good*) echo "passed $1" ;;
+	BUG*) echo "failed $1 of $2" ;;
+	All*) echo "expected-failures $1 of $1" ;;
+	*expected) echo "expected-failures $1 of $2" ;;
 	*) echo absent ;;
 	esac
+}
+
+# lst_seconds LOG: seconds of guest time the locking API self-tests took at
+# boot (printk times of the "Locking API testsuite" header and the verdict
+# line); empty if either is absent.
+lst_seconds() {
+	awk '/Locking API testsuite/ && !s { s = $0 }
+		/testcases passed|unexpected failures|testcases failed/ && s && !e { e = $0 }
+		END {
+			if (!s || !e) exit
+			sub(/^\[ */, "", s); sub(/\].*/, "", s); sub(/^\[ */, "", e); sub(/\].*/, "", e)
+			printf "%.2f\n", e - s
+		}' "$1"
 }

@@ -9,10 +9,13 @@
 #     (folio-pool 2/9 moves every nft_trans into a per-net scratchpad), of
 #     the pinned tree, built with their own Makefile and run by the
 #     kselftest runner in one boot per arm (configs/nftselftest.config):
-#     nft_concat_range.sh (set element inserts, deletes, flushes and
-#     reloads in transactions: its reported_issues and correctness groups),
-#     nft_meta.sh, nft_nat.sh: each passes on both arms, and nothing
-#     splats (lockdep runs beside them).
+#     nft_concat_range.sh's reported_issues group (set element inserts,
+#     flushes, reloads, overlapping inserts and double creates, committed
+#     and aborted in transactions, with packets matched against the sets)
+#     and nft_meta.sh (a ruleset of named counters, packets counted): each
+#     passes on both arms, and nothing splats (lockdep runs beside them).
+#     The rest of the directory is too slow under TCG for make test (every
+#     nft and ip command is an exec over 9p).
 # The whole directory runs as a study: scripts/studies/selftests-nft.sh.
 # tests/guest/run.sh runs it in the lockstat flavour (FB_LOCKSTAT).
 set -uo pipefail
@@ -21,7 +24,7 @@ res=$1
 . tests/guest/lib.sh
 . scripts/lib/nft-selftests.sh
 declare -A k=([baseline]=$2 [patched]=$3) rc
-tests=(nft_concat_range.sh nft_meta.sh nft_nat.sh)
+tests=(nft_concat_range.sh nft_meta.sh)
 
 if ! dir=$(nst_build "$res/nft-selftests"); then
 	nok "netfilter selftests build (kselftest install of net/netfilter; $res/nft-selftests/build.log)"
@@ -30,7 +33,7 @@ fi
 ok "netfilter selftests build (kselftest install of net/netfilter)"
 # Both arms at once: the same host load on both, half the wall time.
 for arm in baseline patched; do
-	NST_ENV="NFT_CONCAT_RANGE_TESTS='reported_issues correctness'" \
+	NST_ENV="NFT_CONCAT_RANGE_TESTS=reported_issues" \
 		nst_run "${k[$arm]}" "$dir" "$res/nft-$arm" 600 "${tests[@]}" &
 	eval "pid_$arm=$!"
 done
