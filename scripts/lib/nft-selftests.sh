@@ -31,7 +31,9 @@ nst_build() {
 # output to OUT.d/TEST (its -p), the console to OUT.log; returns the
 # vm's exit status: non-zero on a splat, a guest timeout or a runner
 # error, not on a failed test (-f: the outcomes are in OUT.tap).
-# Extra environment for the tests: NST_ENV ("VAR=value ...").
+# Extra environment for the tests: NST_ENV ("VAR=value ..."); the whole
+# boot's limit: NST_VM_TIMEOUT seconds (default: TIMEOUT per test + 300;
+# a boot stopped there leaves the TAP of the tests it finished).
 nst_run() {
 	local k=$1 dir=$2 out=$3 to=$4 t args="" n
 	shift 4
@@ -40,7 +42,7 @@ nst_run() {
 	n=$(( $# > 0 ? $# : 40 ))
 	rm -rf "$out.d" && mkdir -p "$out.d" || return 1
 	./foliobench vm --smp 2 --kernel "$k" --results "$(dirname "$out")" \
-		--timeout $(( n * to + 300 )) --log "$out.log" -- \
+		--timeout "${NST_VM_TIMEOUT:-$(( n * to + 300 ))}" --log "$out.log" -- \
 		sh -c "cd '$dir/../..' && env KSFT_MACHINE_SLOW=yes ${NST_ENV:-} \
 			./run_kselftest.sh -f -o $to -p '$out.d' $args >'$out.tap' 2>&1" >"$out.out" 2>&1
 }
