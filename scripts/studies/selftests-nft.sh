@@ -7,7 +7,8 @@
 # reports/selftests/nft.md and locking.md).  TIMEOUT: seconds per test
 # (300); TESTs: only those (script names).  NST_VM_TIMEOUT (seconds)
 # stops each boot there: the tests not reached are then "not run".
-# Writes OUT_DIR (results/selftests-nft-TIME) /ARM.{tap,d,log}
+# STUDY_ARMS: the arms to boot (default "baseline patched"; one arm at a
+# time into the same OUT_DIR makes the same table).  Writes OUT_DIR (results/selftests-nft-TIME) /ARM.{tap,d,log}
 # and table.md: one row per test with both arms' outcomes and the tests'
 # own SKIP/FAIL lines.  The make-test part: tests/guest/selftests-nft.sh.
 set -uo pipefail
@@ -18,27 +19,29 @@ shift $(( $# > 2 ? 2 : $# ))
 [[ $to =~ ^[1-9][0-9]*$ ]] || { echo "selftests-nft: TIMEOUT must be a positive integer, not '$to'" >&2; exit 2; }
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 . scripts/lib/nft-selftests.sh
+arms=${STUDY_ARMS:-baseline patched}
 declare -A k
-for arm in baseline patched; do
+for arm in $arms; do
 	k[$arm]=$(./foliobench kernel build --arm $arm --flavour lockstat 2>"$out/build-$arm.log" | tail -1)
 	[ -f "${k[$arm]}/bzImage" ] || { echo "selftests-nft: $arm lockstat kernel did not build ($out/build-$arm.log)" >&2; exit 1; }
 done
-dir=$(nst_build "$out/st") || { echo "selftests-nft: the selftests did not build ($out/st/build.log)" >&2; exit 1; }
-echo "# $(date -u +%T) host load $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)" | tee "$out/meta"
+# built once per OUT_DIR (an arm may still be running from it)
+dir=$out/st/inst/net/netfilter
+[ -x "$dir/nf_queue" ] || dir=$(nst_build "$out/st") || { echo "selftests-nft: the selftests did not build ($out/st/build.log)" >&2; exit 1; }
+echo "# $(date -u +%T) $arms: host load $(cut -d' ' -f1-3 /proc/loadavg); commit $(git rev-parse --short HEAD)" | tee -a "$out/meta"
 start=$SECONDS
-for arm in baseline patched; do
+declare -A pid
+for arm in $arms; do
 	nst_run "${k[$arm]}" "$dir" "$out/$arm" "$to" "$@" &
-	eval "pid_$arm=$!"
+	pid[$arm]=$!
 done
-# shellcheck disable=SC2154
-wait "$pid_baseline"; rb=$?
-# shellcheck disable=SC2154
-wait "$pid_patched"; rp=$?
-echo "# $(date -u +%T) host load $(cut -d' ' -f1-3 /proc/loadavg); vm rc baseline $rb, patched $rp; $((SECONDS - start)) s" | tee -a "$out/meta"
-for arm in baseline patched; do
+for arm in $arms; do
+	wait "${pid[$arm]}"
+	echo "# $(date -u +%T) $arm: vm rc $?, host load $(cut -d' ' -f1-3 /proc/loadavg), $((SECONDS - start)) s" | tee -a "$out/meta"
 	nst_outcomes "$out/$arm" >"$out/$arm.outcomes"
-	echo "# $arm: kernel ${k[$arm]##*/}; locking API self-tests: $(lst_result "$out/$arm.log")" | tee -a "$out/meta"
+	echo "# $arm: kernel ${k[$arm]##*/}; locking API self-tests: $(lst_result "$out/$arm.log") in $(lst_seconds "$out/$arm.log") s" | tee -a "$out/meta"
 done
+touch "$out/baseline.outcomes" "$out/patched.outcomes"
 {
 	echo "| test | baseline | patched | the test's own reason (baseline / patched) |"
 	echo "|---|---|---|---|"
