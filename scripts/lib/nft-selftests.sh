@@ -56,7 +56,7 @@ nst_outcomes() {
 	function reason(t,   l, w) {
 		w = ""
 		while ((getline l < (d "/" t)) > 0)
-			if (w == "" && l ~ /SKIP|FAIL|ERROR/) w = l
+			if (w == "" && tolower(l) ~ /skip|fail|error|no such|not supported/) w = l
 		close(d "/" t)
 		gsub(/\t/, " ", w)
 		return w
@@ -92,15 +92,3 @@ lst_result() {
 	esac
 }
 
-# lst_seconds LOG: seconds of guest time the locking API self-tests took at
-# boot (printk times of the "Locking API testsuite" header and the verdict
-# line); empty if either is absent.
-lst_seconds() {
-	awk '/Locking API testsuite/ && !s { s = $0 }
-		/testcases passed|unexpected failures|testcases failed/ && s && !e { e = $0 }
-		END {
-			if (!s || !e) exit
-			sub(/^\[ */, "", s); sub(/\].*/, "", s); sub(/^\[ */, "", e); sub(/\].*/, "", e)
-			printf "%.2f\n", e - s
-		}' "$1"
-}

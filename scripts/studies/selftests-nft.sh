@@ -39,7 +39,7 @@ for arm in $arms; do
 	wait "${pid[$arm]}"
 	echo "# $(date -u +%T) $arm: vm rc $?, host load $(cut -d' ' -f1-3 /proc/loadavg), $((SECONDS - start)) s" | tee -a "$out/meta"
 	nst_outcomes "$out/$arm" >"$out/$arm.outcomes"
-	echo "# $arm: kernel ${k[$arm]##*/}; locking API self-tests: $(lst_result "$out/$arm.log") in $(lst_seconds "$out/$arm.log") s" | tee -a "$out/meta"
+	echo "# $arm: kernel ${k[$arm]##*/}; locking API self-tests: $(lst_result "$out/$arm.log")" | tee -a "$out/meta"
 done
 touch "$out/baseline.outcomes" "$out/patched.outcomes"
 {
