@@ -15,6 +15,9 @@ pkgs=(
 	sqlite3 time
 	# failing and interrupted writes injected (tests/host/outputs-test.sh)
 	strace
+	# netfilter selftests in the lockstat guests (tests/guest/selftests-nft.sh):
+	# the tools nft_concat_range.sh, nft_nat.sh, nft_queue.sh etc. check for
+	socat iperf3 sendip conntrack netcat-openbsd iputils-ping
 	# guest kernels and the VM harness
 	qemu-system-x86 flex bison bc cpio dwarves ccache libssl-dev
 	xz-utils rsync git
