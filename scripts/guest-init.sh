@@ -88,14 +88,27 @@ ip link set lo up 2>/dev/null
 # job sets FB_CWD, FB_RESULTS, exports FB_* and sets the positional args.
 . "$ctl/job"
 
-# A cwd hidden by one of our tmpfs mounts: bind the host's copy, before the
-# results share, which may lie inside it (a clone under /tmp writing to its
-# own results/); unless the cwd is inside the results share itself.
+# A directory hidden by one of our tmpfs mounts: bind the host's copy,
+# before the results share, which may lie inside it (a clone under /tmp
+# writing to its own results/); unless it is inside the results share.
+# Two can be: this checkout (its foliobench, which `ab` runs in the guest)
+# and the cwd, which need not be inside it (`ab --arm` from a user's tree
+# under /tmp, as the GitLab job of docs/ci does).
+hidden() {
+	case $1/ in
+	"$FB_RESULTS"/*) return 1 ;;
+	/tmp/* | /var/tmp/*) return 0 ;;
+	esac
+	return 1
+}
+unhide() {
+	mount --bind -o X-mount.mkdir "$host$1" "$1" || fail "cannot bind the host's $1"
+}
+repo=${0%/scripts/guest-init.sh}
+[ "$repo" != "$0" ] && hidden "$repo" && unhide "$repo"
 case $FB_CWD/ in
-"$FB_RESULTS"/*) ;;
-/tmp/* | /var/tmp/*)
-	mount --bind -o X-mount.mkdir "$host$FB_CWD" "$FB_CWD" ||
-		fail "cannot bind the host's $FB_CWD" ;;
+"$repo"/*) [ "$repo" != "$0" ] || { hidden "$FB_CWD" && unhide "$FB_CWD"; } ;;
+*) hidden "$FB_CWD" && unhide "$FB_CWD" ;;
 esac
 mount -t 9p -o "X-mount.mkdir,$p9,cache=none" fbres "$FB_RESULTS" ||
 	fail "cannot mount the results share at $FB_RESULTS"
