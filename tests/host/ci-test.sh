@@ -6,7 +6,7 @@
 # M the baseline perf kernel's build-seconds only when this run built it
 # cold (here: a kernel directory with build-seconds but no bzImage at the
 # start stands for one the run built), empty when it was cached or its
-# build directory was not empty.
+# build directory was not empty; before it `ci: CPU N s ...`.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh" ci
 unset MAKEFLAGS MFLAGS MAKELEVEL FB_CI_START
@@ -33,6 +33,9 @@ ci() {
 	t ".ci/run, $1: exit non-zero when make test fails ($rc)" test "$rc" -ne 0
 	t ".ci/run, $1: the last line is 'ci: total N s, cold baseline perf build ${2:-(empty)} s' ($last)" \
 		grep -qxE "ci: total [0-9]+ s, cold baseline perf build $2 s" <<<"$last"
+	t ".ci/run, $1: the line before it gives the run's CPU-seconds ($(tail -2 "$tmp/ci-$1" | head -1))" \
+		grep -qxE "ci: CPU [0-9]+ s \(user \+ system\), [0-9]+% of one CPU over the run, [0-9]+ CPUs" \
+		<<<"$(tail -2 "$tmp/ci-$1" | head -1)"
 }
 kdir() { FB_CACHE=$tmp/$1 scripts/kernel-build.sh --print baseline perf; }
 
