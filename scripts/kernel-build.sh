@@ -16,8 +16,9 @@
 #            compiler), in kernels/tree-FLAVOUR-KEY: a patch directory and
 #            a git revision with the same tree share one build.  NAME only
 #            names the arm (letters, digits, _ and -; not an arms.conf row).
-#   FLAVOUR  perf | lockstat | drm (kernel-patches/configs/FLAVOUR.flavour;
-#            drm is test-only: perf plus DRM, for folio-pool 4/9's KUnit suite)
+#   FLAVOUR  perf | lockstat | kunit (kernel-patches/configs/FLAVOUR.flavour;
+#            kunit is test-only: the series' KUnit suites that need
+#            DEBUG_KOBJECT_RELEASE or DRM)
 #
 # Prints the directory holding bzImage, vmlinux (debug info stripped, BTF
 # kept), System.map and .config.  Results are cached under $FB_CACHE
@@ -64,7 +65,7 @@ flav=$kp/configs/$flavour.flavour
 mapfile -t frags < <(grep -v -e '^#' -e '^builddir:' "$flav" | sed '/^$/d;s|^|'"$kp"'/configs/|')
 # "builddir: F" in a flavour file: build in flavour F's build directory.
 # The objects carry debug info, so ccache hashes the directory they are
-# compiled in: a flavour that only adds a little to F's config (drm: perf
+# compiled in: a flavour that only adds a little to F's config (say perf
 # plus DRM) would compile every object anew in a directory of its own,
 # and in F's it recompiles only what the config change touches (kbuild
 # tracks config symbols per object), ccache hits for the rest, and the
@@ -226,7 +227,7 @@ git -C "$src" rev-parse -q --verify HEAD >/dev/null || die "$src is not a git tr
 work=$cache/work
 mkdir -p "$work" "$cache/kernels" "$cache/ccache"
 # One source worktree, build directory and lock per build directory: the
-# perf flavour's (drm builds there too) are work/linux, work/build-perf and
+# perf flavour's are work/linux, work/build-perf and
 # work/.lock, as before; another (lockstat) has work/linux-lockstat,
 # work/build-lockstat and work/.lock-lockstat, so it builds while perf arms
 # are switched and built beside it (tests/guest/run.sh builds the lockstat
@@ -333,6 +334,17 @@ total=$(cat "$nfile" 2>/dev/null || cat "$kp/configs/$flavour.objects" 2>/dev/nu
 full=1
 [ -f "$obj/vmlinux" ] && full=0
 log "building $arm/$flavour ($key) in $obj, -j$jobs, log $obj/build.log"
+# cpu_s: the CPU seconds (user + system) of this script's waited-for
+# children so far (bash `times`, second line; run in this shell, not in a
+# $(...) subshell, which has no children of its own yet); the build's is
+# the difference, kept beside its wall time (docs/costs.md: a cold CI run
+# is bounded by CPU-seconds over 2 CPUs, not by wall alone).
+cpu_s() {
+	times >"$obj/.times"
+	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
+		printf "%d\n", t + 0.5 }' "$obj/.times"
+}
+cpu_s >"$obj/.cpu0"
 start=$(date +%s)
 # Every line of build.log starts with its wall-clock time in ms,
 # so scripts/kernel-build-profile.sh can say where a build spends its time.
@@ -372,6 +384,8 @@ fi
 n=$(grep -c '^[0-9]*   CC ' "$obj/build.log" || true)
 [ $full = 0 ] || echo "$n" >"$nfile"	# N for the next full build
 secs=$(( $(date +%s) - start ))
+cpu_s >"$obj/.cpu1"
+cpu=$(( $(cat "$obj/.cpu1") - $(cat "$obj/.cpu0") ))
 
 tmp=$dest.tmp
 rm -rf "$tmp"
@@ -385,7 +399,8 @@ else
 fi
 [ "$kind" = conf ] || echo "$arm tree $tree" >"$tmp/source"
 echo "$secs" >"$tmp/build-seconds"
+echo "$cpu" >"$tmp/build-cpu-seconds"
 rm -rf "$dest"
 mv "$tmp" "$dest"
-log "$arm/$flavour built in ${secs}s -> $dest"
+log "$arm/$flavour built in ${secs}s ($cpu CPU-s, $n objects compiled) -> $dest"
 echo "$dest"
