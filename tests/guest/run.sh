@@ -21,9 +21,9 @@
 #   lockstat flavour    lock rows, lockdep patches, pool-fixes-test.sh (issue 43
 #                       items 5-7: 3/9, 6/9, 9/9), the netfilter selftests and
 #                       the locking API self-tests (#42) (FB_LOCKSTAT, below)
-#   drm flavour         drm_gpuvm KUnit suite, folio-pool 4/9 (FB_DRM, below)
 #   kunit flavour       glue-dir KUnit suite under DEBUG_KOBJECT_RELEASE,
-#                       kernfs-bulk 2/3 (FB_KUNIT, below)
+#                       kernfs-bulk 2/3; drm_gpuvm KUnit suite, folio-pool
+#                       4/9 (FB_KUNIT, below)
 # Prints ok/not ok lines; tests/run.sh counts them.
 set -uo pipefail
 cd "${FB_REPO:-$(dirname "$0")/../..}"
@@ -148,7 +148,7 @@ mark selftests-bpf
 # FB_CI_BUDGET (s) against the background build's ETA, else 1.75x this
 # machine's baseline perf build time, plus 25 minutes of arm switch and
 # guests; when it does not, the background build is stopped.
-# budget_go NAME SETTING EST CACHED VAR: the FB_LOCKSTAT / FB_DRM decision.
+# budget_go NAME SETTING EST CACHED VAR: the FB_LOCKSTAT / FB_KUNIT decision.
 # SETTING 0 skips, 1 runs, auto runs when CACHED is 1 or when EST seconds
 # of building still fit FB_CI_START + FB_CI_BUDGET; says why when it skips.
 budget_go() {
@@ -220,70 +220,54 @@ lockstat_flavour() {
 	echo "# time: $(date -u +%T), the lockstat-flavour checks done"
 }
 
-# ---- the drm flavour (test-only: perf + DRM, folio-pool 4/9's KUnit suite) ----
-# One more kernel, patched arm only, built in the perf flavour's build
-# directory (kernel-build.sh "builddir:"), so that ccache reuses the perf
-# objects: a config and arm switch, not a cold build.  FB_DRM: 1 (default)
-# builds it if needed and boots it; 0 skips it; auto (a slower machine)
-# boots it when it is cached, or when building it still fits the CI
-# budget: 0.5x this machine's baseline perf build plus 2 minutes for the
-# boot (483 objects recompiled, a third of a cold build; docs/costs.md).
-# Built in the background during the lockstat flavour's guests (the perf
-# build directory is free then: drm_bg below), joined before its boot.
-drm_go() {
-	local d cached=0 est eta
-	d=$(scripts/kernel-build.sh --print patched drm)
-	[ -f "$d/bzImage" ] && cached=1
-	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) / 2 + 120 ))
-	eta=$(bg_eta drm)
-	[ -n "$eta" ] && est=$(( eta + 120 ))
-	budget_go "drm flavour" "${FB_DRM:-1}" "$est" "$cached" FB_DRM
-}
-
-# The drm build starts once the lockstat kernels are there: while they are
-# still building, both CPUs are busy and the lockstat checks wait for them.
-drm_bg() {
-	[ -f "$(scripts/kernel-build.sh --print patched drm)/bzImage" ] || [ "${FB_DRM:-1}" = 0 ] ||
-		bg_build drm 19 patched:drm
+# The kunit kernel (below) builds in the background once the lockstat
+# kernels are there: while they are still building, both CPUs are busy
+# and the lockstat checks wait for them.
+kunit_bg() {
+	[ -f "$(scripts/kernel-build.sh --print patched kunit)/bzImage" ] || [ "${FB_KUNIT:-1}" = 0 ] ||
+		bg_build kunit 19 patched:kunit
 }
 
 mark "the perf-flavour checks"
 if lockstat_go; then
 	bg_wait lockstat
-	drm_bg
+	kunit_bg
 	lockstat_flavour
 else
 	bg_stop lockstat
-	drm_bg
-fi
-# after the lockstat flavour: that one has more checks, and the budget
-# goes to it first
-if drm_go; then
-	bg_wait drm
-	bash tests/guest/drm-test.sh "$res"
-	echo "# time: $(date -u +%T), the drm-flavour checks done"
-else
-	bg_stop drm
+	kunit_bg
 fi
 
-# ---- the kunit flavour (test-only: a small kernel with DEBUG_KOBJECT_RELEASE) ----
+# ---- the kunit flavour (test-only: a small kernel with DEBUG_KOBJECT_RELEASE and DRM) ----
 # One more kernel, patched arm only, a cold build of its own config
-# (kernel-patches/configs/kunit.flavour: 1,252 objects without debug info,
-# the perf flavour 1,592 with), and one boot of ~10 s.  Not measured on an
-# idle machine: 1,219 s at nice 10 beside a cold CI run (load 8-16), whose
-# baseline perf build took 1,810 s then; KUNIT_EST_PCT (percent of
-# this machine's baseline perf build) is a guess on the safe side.
-# FB_KUNIT: 1 (default) builds it if needed and boots it; 0 skips it; auto
-# boots it when cached or when building it still fits the CI budget.
+# (kernel-patches/configs/kunit.flavour: ~1,350 objects without debug info,
+# the perf flavour 1,592 with), built in the background during the
+# lockstat flavour's guests (kunit_bg above), and two boots of ~10 s: the
+# glue-dir suites under DEBUG_KOBJECT_RELEASE (kernfs-bulk 2/3) and
+# drm_gpuvm (folio-pool 4/9; kunit.filter_glob takes one glob, so one boot
+# each).  DRM lives here, not in a perf-plus-DRM flavour of its own: that
+# one recompiled ~480 perf objects (docs/costs.md).  KUNIT_EST_PCT
+# (percent of this machine's baseline perf build) is a guess on the safe
+# side: 1,219 s at nice 10 beside a cold CI run (load 8-16), whose
+# baseline perf build took 1,810 s then.  FB_KUNIT: 1 (default) builds it
+# if needed and boots it; 0 skips it; auto boots it when cached or when
+# building it (or the rest of its background build) still fits the CI
+# budget.
 KUNIT_EST_PCT=80
 kunit_go() {
-	local d cached=0
+	local d cached=0 est eta
 	d=$(scripts/kernel-build.sh --print patched kunit)
 	[ -f "$d/bzImage" ] && cached=1
-	budget_go "kunit flavour" "${FB_KUNIT:-1}" \
-		$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * KUNIT_EST_PCT / 100 + 60 )) "$cached" FB_KUNIT
+	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * KUNIT_EST_PCT / 100 + 90 ))
+	eta=$(bg_eta kunit)
+	[ -n "$eta" ] && est=$(( eta + 90 ))
+	budget_go "kunit flavour" "${FB_KUNIT:-1}" "$est" "$cached" FB_KUNIT
 }
 if kunit_go; then
+	bg_wait kunit
 	bash tests/guest/kunit-test.sh "$res"
+	bash tests/guest/drm-test.sh "$res"
 	echo "# time: $(date -u +%T), the kunit-flavour checks done"
+else
+	bg_stop kunit
 fi
