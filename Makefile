@@ -99,6 +99,7 @@ T_DEPS_test_shard := $(O)/guest/shard.o $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_stats := $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*/*.c)) \
 		       $(O)/util/cli.o $(T_MODEL)
+T_DEPS_test_compare_bad := $(T_DEPS_test_compare)
 T_DEPS_test_gate := $(T_DEPS_test_compare)
 T_DEPS_test_claims := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
