@@ -383,7 +383,6 @@ static void test_method(void)
 	free(o);
 }
 
-
 int main(void)
 {
 	if (cmp_begin("compare"))
