@@ -103,6 +103,7 @@ T_DEPS_test_compare_bad := $(T_DEPS_test_compare)
 T_DEPS_test_gate := $(T_DEPS_test_compare)
 T_DEPS_test_expect := $(T_DEPS_test_compare)
 T_DEPS_test_claims := $(T_DEPS_test_compare)
+T_DEPS_test_expfile := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
 T_DEPS_test_changepoint := $(O)/analysis/history/changepoint.o $(O)/analysis/history/cp_synth.o \
 			   $(O)/analysis/compare/stats.o $(O)/util/util.o
