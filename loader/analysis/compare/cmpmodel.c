@@ -337,6 +337,15 @@ static void probe_round(const struct fb_row *row, struct fb_metric **m, int s,
 	}
 }
 
+/* a row's timings (noisy metrics in ns) with another observer in them: no verdict */
+static void timings_incomparable(struct fb_row *row)
+{
+	for (int k = 0; k < row->nm; k++)
+		if (row->m[k])
+			row->m[k]->incomparable = row->m[k]->type == FB_M_NOISY &&
+						  !strcmp(row->m[k]->unit, "ns");
+}
+
 #define MAX_METHODS	4
 
 /*
@@ -389,9 +398,7 @@ static void method_check(const struct fb_cmp *c, struct fb_row *row)
 	note_add(row, "method differs: base %s%s, new %s%s (timings not comparable, counts are)",
 		 n[0] > 1 ? "mixed " : "", row->method[0], n[1] > 1 ? "mixed " : "",
 		 row->method[1]);
-	for (int k = 0; k < row->nm; k++)
-		row->m[k]->incomparable = row->m[k]->type == FB_M_NOISY &&
-					  !strcmp(row->m[k]->unit, "ns");
+	timings_incomparable(row);
 }
 
 static int build_probe(struct fb_cmp *c, const struct fb_probe_result *p0)
@@ -467,10 +474,7 @@ static void observer_check(const struct fb_cmp *c, struct fb_row *row)
 	note_add(row, "observer differs: %d probe row%s by another method (%s: base %s, new %s); "
 		 "wall not comparable", n, n > 1 ? "s" : "", first->name, first->method[0],
 		 first->method[1]);
-	for (int k = 0; k < row->nm; k++)
-		if (row->m[k])
-			row->m[k]->incomparable = row->m[k]->type == FB_M_NOISY &&
-						  !strcmp(row->m[k]->unit, "ns");
+	timings_incomparable(row);
 }
 
 static int build_workload(struct fb_cmp *c, const struct fb_workload_result *w0)
