@@ -23,7 +23,7 @@ static const struct fb_gate_opts defaults = {
 };
 
 /* n + n synthetic rounds in c, built */
-static int sides(struct fb_cmp *c, const struct synth *s, int na, int nb)
+static inline int sides(struct fb_cmp *c, const struct synth *s, int na, int nb)
 {
 	memset(c, 0, sizeof(*c));
 	for (int i = 0; i < na; i++)
@@ -44,8 +44,8 @@ static inline const struct fb_gated *find(const struct fb_gate *gt, const char *
 }
 
 /* gate outcome of na + nb rounds of s with options o; fills gt */
-static int gate(const struct synth *s, int na, int nb, const struct fb_gate_opts *o,
-		struct fb_gate *gt, struct fb_cmp *c)
+static inline int gate(const struct synth *s, int na, int nb, const struct fb_gate_opts *o,
+		       struct fb_gate *gt, struct fb_cmp *c)
 {
 	char err[256];
 

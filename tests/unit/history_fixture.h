@@ -29,7 +29,7 @@ static char tmp[128];
 
 /* One round: nft_trans_alloc measured by method at mean_ns (+-25%), workload wall, params. */
 static inline int write_round_m(const char *path, const char *arm, int idx, double mean_ns,
-			 const char *param, const char *method)
+				const char *param, const char *method)
 {
 	struct fb_result *r = calloc(1, sizeof(*r));
 	struct fb_probe_result *p;
@@ -66,14 +66,14 @@ static inline int write_round_m(const char *path, const char *arm, int idx, doub
 }
 
 static inline int write_round(const char *path, const char *arm, int idx, double mean_ns,
-		       const char *param)
+			      const char *param)
 {
 	return write_round_m(path, arm, idx, mean_ns, param, "fentry");
 }
 
 /* Writes rounds [from, to) of arm at mean_ns, measured by method, into dir/arm/. */
-static inline void write_rounds_m(const char *dir, const char *arm, int from, int to, double mean_ns,
-			   const char *method)
+static inline void write_rounds_m(const char *dir, const char *arm, int from, int to,
+				  double mean_ns, const char *method)
 {
 	char path[512];
 
