@@ -99,12 +99,16 @@ T_DEPS_test_shard := $(O)/guest/shard.o $(O)/util/util.o $(O)/util/cli.o
 T_DEPS_test_stats := $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_compare := $(patsubst loader/%.c,$(O)/%.o,$(wildcard loader/analysis/*/*.c)) \
 		       $(O)/util/cli.o $(T_MODEL)
+T_DEPS_test_compare_bad := $(T_DEPS_test_compare)
 T_DEPS_test_gate := $(T_DEPS_test_compare)
+T_DEPS_test_expect := $(T_DEPS_test_compare)
 T_DEPS_test_claims := $(T_DEPS_test_compare)
+T_DEPS_test_expfile := $(T_DEPS_test_compare)
 T_DEPS_test_workloads := $(T_WL) $(T_MODEL)
 T_DEPS_test_changepoint := $(O)/analysis/history/changepoint.o $(O)/analysis/history/cp_synth.o \
 			   $(O)/analysis/compare/stats.o $(O)/util/util.o
 T_DEPS_test_history := $(T_DEPS_test_compare)
+T_DEPS_test_history_migrate := $(T_DEPS_test_compare)
 T_DEPS_test_rounds := $(O)/model/rounds.o $(T_MODEL)
 T_DEPS_test_catalogue := $(O)/measure/catalogue.o $(O)/measure/attach.o $(T_WL) $(T_MODEL)
 T_DEPS_test_adhoc := $(O)/measure/adhoc.o $(O)/measure/ksyms.o $(O)/util/symspec.o \

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * synth.h - synthetic rounds for the gate's unit tests (tests/unit/
- * test_gate.c) and its simulation (tests/sim/gate_sim.c).  Not kernel data:
- * each round is a results file with two func probes (a_func, b_func) and
- * one workload (w).  Per round, every probe's latency scale and the wall
+ * test_gate.c, test_expect.c) and its simulation (tests/sim/gate_sim.c).
+ * Not kernel data: each round is a results file with two func probes
+ * (a_func, b_func) and one workload (w).  Per round, every probe's latency scale and the wall
  * time get gaussian noise of relative SD sd; a_func's scale is shifted by
  * shift in NEW, its slowest 20% of calls by tail, and a_func can be
  * unavailable in the first lost rounds.  Each histogram holds `calls`

@@ -1,163 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_history.c - `foliobench history` and its SQLite store on synthetic
- * rounds written with fb_result_save() into a temporary directory:
- * idempotent import, migration from schema 1, bad input (corrupt DB,
- * truncated DB, foreign SQLite DB, text file: exit 2, one line on stderr,
- * the file byte for byte untouched), export, the history gate, and one
- * series per probe method (migration from schema 3 included).  Each
- * command runs in a child process so a crash fails a check instead of
- * ending the binary.  Numbers are synthetic: they test the code, not a kernel.
+ * rounds (history_fixture.h): idempotent import, queries and export, bad
+ * input (corrupt DB, truncated DB, foreign SQLite DB, text file: exit 2,
+ * one line on stderr, the file byte for byte untouched), the history gate,
+ * round identity, one series per probe method, and the order of rounds
+ * that started in the same second.  Older schemas: test_history_migrate.c.
+ * Numbers are synthetic: they test the code, not a kernel.
  */
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <sqlite3.h>
 
-#include "analysis/history/history.h"
-#include "analysis/history/history_db.h"
-#include "analysis/history/history_gate.h"
-#include "analysis/history/history_metrics.h"
-#include "analysis/history/history_report.h"
-#include "tap.h"
-
-static char tmp[128];
-
-/* One round: nft_trans_alloc measured by method at mean_ns (+-25%), workload wall, params. */
-static int write_round_m(const char *path, const char *arm, int idx, double mean_ns,
-			 const char *param, const char *method)
-{
-	struct fb_result *r = calloc(1, sizeof(*r));
-	struct fb_probe_result *p;
-	int rc;
-
-	if (!r)
-		return -1;
-	r->schema_version = FB_SCHEMA_VERSION;
-	snprintf(r->tool_version, sizeof(r->tool_version), "%s", FB_VERSION);
-	snprintf(r->label, sizeof(r->label), "%s", arm);
-	snprintf(r->started, sizeof(r->started), "2026-11-%02dT%02d:%02d:00Z", 1 + idx / 600,
-		 idx / 60 % 10, idx % 60);
-	snprintf(r->host.build_id, sizeof(r->host.build_id), "b%d", mean_ns > 1100 ? 2 : 1);
-	snprintf(r->host.arm, sizeof(r->host.arm), "%s", arm);
-	if (param)
-		snprintf(r->params[r->nparams++], sizeof(r->params[0]), "%s", param);
-	p = &r->probes[r->nprobes++];
-	snprintf(p->name, sizeof(p->name), "nft_trans_alloc");
-	p->kind = FB_FUNC;
-	p->status = FB_ATTACHED;
-	snprintf(p->method, sizeof(p->method), "%s", method);
-	p->nstats = 1;
-	snprintf(p->stats[0].name, sizeof(p->stats[0].name), "latency");
-	for (int i = 0; i < 200; i++)
-		fb_hist_add(&p->stats[0].h, (uint64_t)(mean_ns * (0.75 + 0.5 * ((i * 37 + idx * 11)
-										% 100) / 100.0)));
-	r->nworkloads = 1;
-	snprintf(r->workloads[0].name, sizeof(r->workloads[0].name), "nft");
-	r->workloads[0].status = FB_WL_OK;
-	r->workloads[0].wall_ns = 1000000 + (uint64_t)idx * 7 % 13;
-	rc = fb_result_save(r, path);
-	free(r);
-	return rc;
-}
-
-static int write_round(const char *path, const char *arm, int idx, double mean_ns,
-		       const char *param)
-{
-	return write_round_m(path, arm, idx, mean_ns, param, "fentry");
-}
-
-/* Writes rounds [from, to) of arm at mean_ns, measured by method, into dir/arm/. */
-static void write_rounds_m(const char *dir, const char *arm, int from, int to, double mean_ns,
-			   const char *method)
-{
-	char path[512];
-
-	fb_fmt(path, sizeof(path), "%s/%s", dir, arm);
-	fb_mkdir_p(path);
-	for (int i = from; i < to; i++) {
-		fb_fmt(path, sizeof(path), "%s/%s/round-%d.json", dir, arm, i);
-		if (write_round_m(path, arm, i, mean_ns, NULL, method))
-			CHECKF(0, "writing %s", path);
-	}
-}
-
-static void write_rounds(const char *dir, const char *arm, int from, int to, double mean_ns)
-{
-	write_rounds_m(dir, arm, from, to, mean_ns, "fentry");
-}
-
-/*
- * Runs `foliobench history ARGS...` in a child: exit status, stderr line
- * count; its stdout is left in tmp/stdout.
- */
-static int run(int *lines, const char *a0, ...)
-{
-	char *argv[16] = { "history" }, errf[256], outf[256], buf[4096];
-	int argc = 1, st;
-	va_list ap;
-	pid_t pid;
-	ssize_t n;
-
-	va_start(ap, a0);
-	for (const char *a = a0; a && argc < 15; a = va_arg(ap, const char *))
-		argv[argc++] = (char *)a;
-	va_end(ap);
-	fb_fmt(errf, sizeof(errf), "%s/stderr", tmp);
-	fb_fmt(outf, sizeof(outf), "%s/stdout", tmp);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		int out = open(outf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int err = open(errf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		dup2(out, 1);
-		dup2(err, 2);
-		st = cmd_history(argc, argv);
-		fflush(stdout);
-		_exit(st);
-	}
-	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		return -1;
-	*lines = 0;
-	st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	n = fb_read_file(errf, buf, sizeof(buf));
-	for (ssize_t i = 0; i < n; i++)
-		*lines += buf[i] == '\n';
-	return st;
-}
-
-static int count_rounds(const struct fb_hround *r, void *ctx)
-{
-	(*(int *)ctx)++;
-	return 0;
-}
-
-/* Rounds stored in db, or -1 if it does not open. */
-static int nrounds(const char *db)
-{
-	struct fb_hdb *h;
-	char err[256];
-	int n = 0;
-
-	if (fb_hdb_open(&h, db, 0, err, sizeof(err)))
-		return -1;
-	fb_hdb_rounds(h, count_rounds, &n);
-	fb_hdb_close(h);
-	return n;
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	char err[256];
-
-	return fb_hist_read(path, len, err, sizeof(err));
-}
+#include "history_fixture.h"
 
 static void test_import(const char *db)
 {
@@ -245,105 +98,6 @@ static void test_queries(const char *db)
 	CHECKF(run(&l, "frobnicate", NULL) == 2 && l == 1, "an unknown subcommand: exit 2");
 	CHECKF(run(&l, "--help", NULL) == 0, "--help exits 0");
 }
-
-/* A schema-1 DB as the first version wrote it: one round whose file is still there, one gone. */
-static int make_v1(const char *db, const char *round_file)
-{
-	static const char *const v1[] = {
-		"PRAGMA application_id = 1178749011",	/* FB_HDB_APP_ID */
-		"PRAGMA user_version = 1",
-		"CREATE TABLE rounds(id INTEGER PRIMARY KEY, started TEXT NOT NULL, label TEXT NOT"
-		" NULL, arm TEXT NOT NULL, build_id TEXT NOT NULL, sha256 TEXT NOT NULL,"
-		" source TEXT NOT NULL DEFAULT '', UNIQUE(started, build_id, arm, label, sha256))",
-		"CREATE TABLE samples(round_id INTEGER NOT NULL REFERENCES rounds(id), metric TEXT"
-		" NOT NULL, value REAL NOT NULL, PRIMARY KEY(round_id, metric)) WITHOUT ROWID",
-		"INSERT INTO rounds VALUES(2, '2026-10-01T00:00:00Z', 'old', 'old', 'b0', 'ff',"
-		" '/gone')",
-		"INSERT INTO samples VALUES(2, 'func:nft_trans_alloc:calls', 200)",
-		"INSERT INTO samples VALUES(2, 'func:nft_trans_alloc:p50', 990)",
-		NULL,
-	};
-	struct fb_hround r;
-	char sql[1024], err[256];
-	sqlite3 *h;
-	size_t len;
-	char *buf = slurp(round_file, &len);
-	int rc = 0;
-
-	if (!buf || fb_hdb_ident(buf, len, &r, err, sizeof(err)) ||
-	    sqlite3_open(db, &h) != SQLITE_OK) {
-		free(buf);
-		return -1;
-	}
-	free(buf);
-	for (int i = 0; v1[i] && !rc; i++)
-		rc = sqlite3_exec(h, v1[i], NULL, NULL, NULL);
-	fb_fmt(sql, sizeof(sql), "INSERT INTO rounds VALUES(1, '%s', '%s', '%s', '%s', '%s', '%s');"
-	       "INSERT INTO samples VALUES(1, 'func:nft_trans_alloc:p50', 1000);", r.started,
-	       r.label, r.arm, r.build_id, r.sha256, round_file);
-	if (!rc)
-		rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
-	sqlite3_close(h);
-	return rc ? -1 : 0;
-}
-
-static int get_text(const char *db, const char *sql, char *out, size_t len)
-{
-	sqlite3_stmt *st;
-	sqlite3 *h;
-	int rc = -1;
-
-	out[0] = '\0';
-	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
-			rc = 0;
-		}
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return rc;
-}
-
-static void test_migration(void)
-{
-	char db[256], rf[256], v[128], dir[256];
-	int rc, l;
-
-	fb_fmt(dir, sizeof(dir), "%s/mig", tmp);
-	fb_mkdir_p(dir);
-	fb_fmt(rf, sizeof(rf), "%s/round.json", dir);
-	fb_fmt(db, sizeof(db), "%s/v1.db", dir);
-	if (write_round(rf, "patched", 7, 1000, "nft.descriptors=100") || make_v1(db, rf)) {
-		CHECKF(0, "writing a schema-1 DB");
-		return;
-	}
-	rc = run(&l, "list", "--db", db, NULL);
-	get_text(db, "PRAGMA user_version", v, sizeof(v));
-	CHECKF(rc == 0 && atoi(v) == FB_HDB_VERSION, "a schema-1 DB is migrated to %d when opened"
-	       " (rc %d, version %s)", FB_HDB_VERSION, rc, v);
-	get_text(db, "SELECT length(content) FROM rounds WHERE id = 1", v, sizeof(v));
-	CHECKF(!strcmp(v, "64"), "migration fills the content identity from the round's file"
-	       " (length '%s')", v);
-	get_text(db, "SELECT params FROM rounds WHERE id = 1", v, sizeof(v));
-	CHECKF(!strcmp(v, "nft.descriptors=100"), "migration fills params from the round's file"
-	       " ('%s')", v);
-	get_text(db, "SELECT unit FROM samples WHERE round_id = 1", v, sizeof(v));
-	CHECKF(!strcmp(v, "ns"), "migration fills units from the round's file ('%s')", v);
-	get_text(db, "SELECT group_concat(unit, ',') FROM (SELECT unit FROM samples WHERE"
-		 " round_id = 2 ORDER BY metric)", v, sizeof(v));
-	CHECKF(!strcmp(v, "count,ns"), "units of a round whose file is gone come from the"
-	       " metric names ('%s')", v);
-	get_text(db, "SELECT count(*) FROM rounds WHERE params = '' AND id = 2", v, sizeof(v));
-	CHECKF(!strcmp(v, "1"), "a round whose file is gone keeps empty new columns");
-	rc = run(&l, "add", "--db", db, rf, NULL);
-	CHECKF(rc == 0 && nrounds(db) == 2, "the migrated round keeps its identity: adding its file"
-	       " again stores nothing (%d rounds)", nrounds(db));
-	rc = run(&l, "list", "--db", db, NULL);
-	CHECKF(rc == 0, "a migrated DB opens again");
-}
-
 static int copy_bytes(const char *from, const char *to, size_t keep, size_t at, size_t n, int c)
 {
 	size_t len;
@@ -496,38 +250,6 @@ static void test_identity(void)
 	free(alt);
 	free(buf);
 }
-
-/* 1 if the file at tmp/name holds needle. */
-static int out_has(const char *name, const char *needle)
-{
-	char path[256];
-	size_t len;
-	char *b;
-	int has;
-
-	fb_fmt(path, sizeof(path), "%s/%s", tmp, name);
-	b = slurp(path, &len);
-	has = b && strstr(b, needle);
-	free(b);
-	return has;
-}
-
-/* Series of metric in db (all arms); *s malloc'd.  Count, or -1. */
-static int series_of(const char *db, const char *metric, struct fb_hseries **s)
-{
-	const char *g[] = { metric };
-	struct fb_hdb *h;
-	char err[256];
-	int n;
-
-	*s = NULL;
-	if (fb_hdb_open(&h, db, 0, err, sizeof(err)))
-		return -1;
-	n = fb_hdb_series(h, g, 1, NULL, s, err, sizeof(err));
-	fb_hdb_close(h);
-	return n;
-}
-
 /*
  * A method change (fentry to fsession, the observer's cost 30% more of the
  * measured window): two series, no step between them, each named with its
@@ -675,91 +397,20 @@ static void test_method_gate(void)
 	       rc, out);
 }
 
-/* A schema-3 DB: the current one with samples rebuilt as schema 3 had them. */
-static int to_v3(const char *db)
-{
-	static const char sql[] =
-		"BEGIN; CREATE TABLE s3(round_id INTEGER NOT NULL REFERENCES rounds(id),"
-		" metric TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
-		" PRIMARY KEY(round_id, metric)) WITHOUT ROWID;"
-		" INSERT INTO s3 SELECT round_id, metric, value, unit FROM samples;"
-		" DROP TABLE samples; ALTER TABLE s3 RENAME TO samples;"
-		" CREATE INDEX samples_by_metric ON samples(metric);"
-		" PRAGMA user_version = 3; COMMIT";
-	sqlite3 *h;
-	int rc = -1;
-
-	if (sqlite3_open(db, &h) == SQLITE_OK)
-		rc = sqlite3_exec(h, sql, NULL, NULL, NULL);
-	sqlite3_close(h);
-	return rc ? -1 : 0;
-}
-
-/*
- * Schema 3 to 4: methods from the rounds' files; a round whose file is gone
- * has method '' and a series of its own until its file is added again.
- */
-static void test_migration_v3(void)
-{
-	char db[256], dir[256], rf[300], away[300], v[128];
-	struct fb_hseries *s;
-	int rc, l, n;
-
-	fb_fmt(db, sizeof(db), "%s/v3.db", tmp);
-	fb_fmt(dir, sizeof(dir), "%s/mig3", tmp);
-	write_rounds(dir, "patched", 0, 6, 1000);
-	fb_fmt(rf, sizeof(rf), "%s/patched/round-5.json", dir);
-	fb_fmt(away, sizeof(away), "%s/round-5.away", tmp);
-	if (run(&l, "add", "--db", db, dir, NULL) || to_v3(db) || rename(rf, away)) {
-		CHECKF(0, "writing a schema-3 DB");
-		return;
-	}
-	rc = run(&l, "list", "--db", db, NULL);
-	get_text(db, "PRAGMA user_version", v, sizeof(v));
-	CHECKF(rc == 0 && atoi(v) == 4, "a schema-3 DB is migrated to 4 when opened (rc %d, %s)",
-	       rc, v);
-	get_text(db, "SELECT count(DISTINCT round_id) || ' ' || count(*) FROM samples WHERE"
-		 " method = 'fentry'", v, sizeof(v));
-	CHECKF(!strcmp(v, "5 30"), "the 5 rounds whose file is there get their method on their"
-	       " 6 func samples ('%s')", v);
-	get_text(db, "SELECT count(*) FROM samples WHERE method != '' AND metric NOT GLOB"
-		 " 'func:*'", v, sizeof(v));
-	CHECKF(!strcmp(v, "0"), "workload samples have no method (%s)", v);
-	n = series_of(db, "func:nft_trans_alloc:p50", &s);
-	CHECKF(n == 2 && !s[0].method[0] && s[0].n == 1 && s[1].n == 5,
-	       "the round whose file is gone is a series of its own, method '' (%d series)", n);
-	fb_hseries_free(s, n > 0 ? n : 0);
-	rename(away, rf);
-	rc = run(&l, "add", "--db", db, dir, NULL);
-	n = series_of(db, "func:nft_trans_alloc:p50", &s);
-	CHECKF(rc == 0 && nrounds(db) == 6 && n == 1 && s[0].n == 6 &&
-	       !strcmp(s[0].method, "fentry"), "adding its file again fills its method: one"
-	       " series of 6 (rc %d, %d series)", rc, n);
-	fb_hseries_free(s, n > 0 ? n : 0);
-}
-
 int main(void)
 {
-	char db[256], cmd[300];
+	char db[256];
 
-	snprintf(tmp, sizeof(tmp), "/tmp/fb-test-history.XXXXXX");
-	if (!mkdtemp(tmp)) {
-		CHECKF(0, "mkdtemp");
+	if (hist_begin("history"))
 		return tap_done();
-	}
 	fb_fmt(db, sizeof(db), "%s/h.db", tmp);
 	test_import(db);
 	test_queries(db);
-	test_migration();
 	test_bad_files(db);
 	test_gate();
 	test_identity();
 	test_methods();
 	test_method_gate();
-	test_migration_v3();
 	test_tie_order();
-	fb_fmt(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	if (system(cmd))
-		printf("# could not remove %s\n", tmp);
-	return tap_done();
+	return hist_end();
 }

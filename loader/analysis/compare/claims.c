@@ -18,9 +18,8 @@
 #include <json-c/json.h>
 
 #include "analysis/compare/claims.h"
+#include "analysis/compare/expfile.h"
 #include "util/util.h"
-
-#define CLAIMS_MAGIC	"foliobench-expect 1"
 
 /*
  * The next word of *p into buf: a "quoted string" (it may hold blanks and
@@ -213,118 +212,57 @@ bad:
 	return -1;
 }
 
-/* s without a comment ('#' outside quotes) and surrounding blanks */
-static char *strip(char *s)
-{
-	int in_q = 0;
-	char *e;
-
-	for (e = s; *e; e++) {
-		in_q ^= *e == '"';
-		if (*e == '#' && !in_q) {
-			*e = '\0';
-			break;
-		}
-	}
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static int read_one(struct fb_claims *cs, const char *path, int depth, char *err,
 		    size_t errlen);
 
 /* `include PATH`, relative to the including file */
-static int include(struct fb_claims *cs, const char *from, int ln, const char *arg, int depth,
+static int include(struct fb_claims *cs, const struct fb_expfile *x, const char *arg, int depth,
 		   char *err, size_t errlen)
 {
-	const char *slash = strrchr(from, '/');
 	char path[600];
 
-	if (depth >= 3) {
-		snprintf(err, errlen, "%s:%d: include nested too deep", from, ln);
-		return -1;
-	}
-	if (arg[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", arg);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, arg);
+	if (depth >= 3)
+		return fb_expfile_err(x, err, errlen, "include nested too deep");
+	fb_expfile_relative(x->path, arg, path, sizeof(path));
 	return read_one(cs, path, depth + 1, err, errlen);
 }
 
-static int claim_line(struct fb_claims *cs, const char *path, int ln, const char *s,
+static int claim_line(struct fb_claims *cs, const struct fb_expfile *x, const char *s,
 		      char *err, size_t errlen)
 {
 	char why[200];
 	struct fb_claim *cl = &cs->c[cs->n];
 
-	if (cs->n >= FB_CLAIMS_MAX) {
-		snprintf(err, errlen, "%s:%d: more than %d claims", path, ln, FB_CLAIMS_MAX);
-		return -1;
-	}
-	if (fb_claim_parse(s, cl, why, sizeof(why))) {
-		snprintf(err, errlen, "%s:%d: %s", path, ln, why);
-		return -1;
-	}
-	snprintf(cl->file, sizeof(cl->file), "%s", path);
-	cl->line = ln;
+	if (cs->n >= FB_CLAIMS_MAX)
+		return fb_expfile_err(x, err, errlen, "more than %d claims", FB_CLAIMS_MAX);
+	if (fb_claim_parse(s, cl, why, sizeof(why)))
+		return fb_expfile_err(x, err, errlen, "%s", why);
+	snprintf(cl->file, sizeof(cl->file), "%s", x->path);
+	cl->line = x->ln;
 	cs->n++;
-	return 0;
-}
-
-static int read_lines(struct fb_claims *cs, const char *path, FILE *f, int depth, char *err,
-		      size_t errlen)
-{
-	char buf[FB_CLAIMS_MAX_LINE + 2];
-	int ln = 0, header = 0;
-
-	while (fgets(buf, sizeof(buf), f)) {
-		char *s;
-
-		ln++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			snprintf(err, errlen, "%s:%d: line longer than %d characters", path, ln,
-				 FB_CLAIMS_MAX_LINE);
-			return -1;
-		}
-		s = strip(buf);
-		if (!*s)
-			continue;
-		if (!header) {
-			if (strncmp(s, CLAIMS_MAGIC, strlen(CLAIMS_MAGIC)) ||
-			    s[strlen(CLAIMS_MAGIC)]) {
-				snprintf(err, errlen, "%s:%d: the first line must be '%s'", path, ln,
-					 CLAIMS_MAGIC);
-				return -1;
-			}
-			header = 1;
-		} else if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {
-			if (include(cs, path, ln, strip(s + 8), depth, err, errlen))
-				return -1;
-		} else if (!strncmp(s, "claim", 5) && isspace((unsigned char)s[5])) {
-			if (claim_line(cs, path, ln, s, err, errlen))
-				return -1;
-		}	/* else an expectation: the gate's (expect.c) */
-	}
 	return 0;
 }
 
 static int read_one(struct fb_claims *cs, const char *path, int depth, char *err,
 		    size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	int ret;
+	struct fb_expfile x;
+	char *s, *arg;
+	int r;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (fb_expfile_open(&x, path, err, errlen))
 		return -1;
+	while ((r = fb_expfile_next(&x, &s, err, errlen)) == 1) {
+		if ((arg = fb_expfile_keyword(s, "include")))
+			r = include(cs, &x, arg, depth, err, errlen);
+		else if (fb_expfile_keyword(s, "claim"))
+			r = claim_line(cs, &x, s, err, errlen);
+		/* else an expectation: the gate's (expect.c) */
+		if (r < 0)
+			break;
 	}
-	ret = read_lines(cs, path, f, depth, err, errlen);
-	fclose(f);
-	return ret;
+	fb_expfile_close(&x);
+	return r < 0 ? -1 : 0;
 }
 
 int fb_claims_read(struct fb_claims *cs, const char *path, char *err, size_t errlen)

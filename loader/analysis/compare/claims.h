@@ -31,7 +31,6 @@
 #include "analysis/compare/render.h"
 
 #define FB_CLAIMS_MAX		32
-#define FB_CLAIMS_MAX_LINE	512	/* an expectations file's line */
 
 enum fb_claim_seed {
 	FB_SEED_NONE,		/* free text (a claim not measured here) */

@@ -111,6 +111,12 @@ int fb_cmp_icount(const struct fb_cmp *c);
 void fb_cmp_rows_free(struct fb_cmp *c);
 void fb_side_free(struct fb_side *s);
 
+/*
+ * The medians and verdict of one metric from its values (cmpverdict.c):
+ * counts exactly when deterministic (per round, or per some op counter),
+ * else as noisy; an incomparable timing is at most inconclusive.
+ */
+void fb_metric_decide(const struct fb_cmp *c, struct fb_metric *m);
 /* "func:nft_trans_alloc:mean" */
 void fb_metric_id(const struct fb_row *row, const struct fb_metric *m, char *buf, size_t len);
 const char *fb_row_kind_name(enum fb_row_kind k);

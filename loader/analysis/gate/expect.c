@@ -11,10 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/compare/expfile.h"
 #include "analysis/gate/expect.h"
-#include "util/infile.h"
-
-#define EXP_MAX_LINE	512
 
 static const struct {
 	const char *dir, *op;
@@ -149,21 +147,6 @@ int fb_expect_parse_line(const char *s, struct fb_exp_line *l, char *why, size_t
 	return parse_row(row, l, why, len);
 }
 
-/* strips a comment and surrounding blanks in place; returns the start */
-static char *trim(char *s)
-{
-	char *h = strchr(s, '#'), *e;
-
-	if (h)
-		*h = 0;
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 /* s with each run of blanks made one space */
 static void squeeze(char *out, size_t len, const char *s)
 {
@@ -184,107 +167,66 @@ static int read_file(struct fb_expect *e, const char *path, int depth, char *err
 		     size_t errlen);
 
 /* `include PATH`, relative to the including file's directory */
-static int include(struct fb_expect *e, int fi, int ln, const char *arg, int depth,
+static int include(struct fb_expect *e, const struct fb_expfile *x, const char *arg, int depth,
 		   char *err, size_t errlen)
 {
-	const char *from = e->files[fi], *slash = strrchr(from, '/');
 	char path[600];
 
-	if (depth >= 2 || e->nfiles >= FB_EXPECT_MAX_FILES) {
-		snprintf(err, errlen, "%s:%d: include nested too deep or more than %d files", from,
-			 ln, FB_EXPECT_MAX_FILES);
-		return -1;
-	}
-	if (arg[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", arg);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - from), from, arg);
-	if (access(path, R_OK)) {
-		snprintf(err, errlen, "%s:%d: include %s: %s", from, ln, path, strerror(errno));
-		return -1;
-	}
+	if (depth >= 2 || e->nfiles >= FB_EXPECT_MAX_FILES)
+		return fb_expfile_err(x, err, errlen, "include nested too deep or more than %d "
+				      "files", FB_EXPECT_MAX_FILES);
+	fb_expfile_relative(x->path, arg, path, sizeof(path));
+	if (access(path, R_OK))
+		return fb_expfile_err(x, err, errlen, "include %s: %s", path, strerror(errno));
 	return read_file(e, path, depth + 1, err, errlen);
 }
 
-static int read_lines(struct fb_expect *e, int fi, FILE *f, int depth, char *err,
-		      size_t errlen)
+/* one expectation line s of file fi */
+static int expect_line(struct fb_expect *e, const struct fb_expfile *x, int fi, const char *s,
+		       char *err, size_t errlen)
 {
-	char buf[EXP_MAX_LINE + 2], why[200];
-	const char *path = e->files[fi];
-	int ln = 0, header = 0, before = e->n;
+	struct fb_exp_line *l = &e->l[e->n];
+	char why[200];
 
-	while (fgets(buf, sizeof(buf), f)) {
-		char *s;
-
-		ln++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			snprintf(err, errlen, "%s:%d: line longer than %d characters", path, ln,
-				 EXP_MAX_LINE);
-			return -1;
-		}
-		s = trim(buf);
-		if (!*s)
-			continue;
-		if (!header) {
-			int v;
-			char tail;
-
-			if (sscanf(s, FB_EXPECT_MAGIC " %d %c", &v, &tail) != 1 ||
-			    v != FB_EXPECT_VERSION) {
-				snprintf(err, errlen, "%s:%d: the first line must be '%s %d'", path,
-					 ln, FB_EXPECT_MAGIC, FB_EXPECT_VERSION);
-				return -1;
-			}
-			header = 1;
-			continue;
-		}
-		if (!strncmp(s, "claim", 5) && isspace((unsigned char)s[5])) {
-			e->nclaims++;	/* a cover letter's claim: claims.c reads it */
-			continue;
-		}
-		if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {
-			if (include(e, fi, ln, trim(s + 8), depth, err, errlen))
-				return -1;
-			continue;
-		}
-		if (e->n >= FB_EXPECT_MAX) {
-			snprintf(err, errlen, "%s:%d: more than %d expectations", path, ln,
-				 FB_EXPECT_MAX);
-			return -1;
-		}
-		if (fb_expect_parse_line(s, &e->l[e->n], why, sizeof(why))) {
-			snprintf(err, errlen, "%s:%d: %s", path, ln, why);
-			return -1;
-		}
-		e->l[e->n].file = fi;
-		e->l[e->n].line = ln;
-		squeeze(e->l[e->n].text, sizeof(e->l[0].text), s);
-		e->n++;
-	}
-	if (e->n == before && !e->nclaims && !depth) {
-		snprintf(err, errlen, "%s:%d: no expectation in the file", path, ln);
-		return -1;
-	}
+	if (e->n >= FB_EXPECT_MAX)
+		return fb_expfile_err(x, err, errlen, "more than %d expectations", FB_EXPECT_MAX);
+	if (fb_expect_parse_line(s, l, why, sizeof(why)))
+		return fb_expfile_err(x, err, errlen, "%s", why);
+	l->file = fi;
+	l->line = x->ln;
+	squeeze(l->text, sizeof(l->text), s);
+	e->n++;
 	return 0;
 }
 
 static int read_file(struct fb_expect *e, const char *path, int depth, char *err,
 		     size_t errlen)
 {
-	int fi = e->nfiles, ret;
-	FILE *f;
+	int fi = e->nfiles, before = e->n, r;
+	struct fb_expfile x;
+	char *s, *arg;
 
 	if (strlen(path) >= sizeof(e->files[0])) {
 		snprintf(err, errlen, "%.100s...: path too long", path);
 		return -1;
 	}
 	snprintf(e->files[e->nfiles++], sizeof(e->files[0]), "%s", path);
-	f = fb_in_fopen(path, "an expect file", err, errlen);	/* a FIFO: refused, no wait */
-	if (!f)
+	if (fb_expfile_open(&x, e->files[fi], err, errlen))
 		return -1;
-	ret = read_lines(e, fi, f, depth, err, errlen);
-	fclose(f);
-	return ret;
+	while ((r = fb_expfile_next(&x, &s, err, errlen)) == 1) {
+		if (fb_expfile_keyword(s, "claim"))
+			e->nclaims++;	/* a cover letter's claim: claims.c reads it */
+		else if ((arg = fb_expfile_keyword(s, "include")))
+			r = include(e, &x, arg, depth, err, errlen);
+		else
+			r = expect_line(e, &x, fi, s, err, errlen);
+		if (r < 0)
+			break;
+	}
+	if (!r && e->n == before && !e->nclaims && !depth)
+		r = fb_expfile_err(&x, err, errlen, "no expectation in the file");
+	fb_expfile_close(&x);
+	return r < 0 ? -1 : 0;
 }
 
 int fb_expect_read(struct fb_expect *e, const char *path, char *err, size_t errlen)

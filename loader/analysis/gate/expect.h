@@ -23,8 +23,6 @@
 
 #include "analysis/compare/cmpmodel.h"
 
-#define FB_EXPECT_MAGIC		"foliobench-expect"
-#define FB_EXPECT_VERSION	1
 #define FB_EXPECT_MAX		64
 
 enum fb_exp_kind {
