@@ -16,8 +16,8 @@
 #     commit), overlapping ranges rejected, 200 elements loaded in one
 #     transaction, then flushed and reloaded in one (load_flush_load4's
 #     10,752 elements took 190 s here: not in make test); and
-#     nft_meta.sh (a ruleset of named counters and anonymous sets, packets
-#     counted).  Each passes on both arms, every chosen concat case says
+#     nft_meta.sh (a table of named counters loaded in one transaction,
+#     packets counted).  Each passes on both arms, every chosen concat case says
 #     [ OK ] (none skipped), and nothing splats (lockdep runs beside them).
 #     The other three cases read counters with `nft reset element`, which
 #     nft 1.0.6 cannot parse (reports/selftests/nft.md).
