@@ -174,8 +174,9 @@ lockstat_go() {
 	b=$(scripts/kernel-build.sh --print baseline lockstat)
 	lockstat_cached && cached=1
 	# the checks: 15 min, + 4 for pool-fixes-test.sh (210 s measured), + 5
-	# for selftests-nft.sh (#42; 107 s measured at load 7); the config
-	# (nftselftest.config, locking API self-tests) compiles ~1,590 objects
+	# for selftests-nft.sh (#42; 166 s measured at load 7-12, both arms at
+	# once); the config (nftselftest.config, locking API self-tests)
+	# compiles ~1,590 objects
 	# cold, 1.34x the 1,188 of before: 1.3x -> 1.75x the perf build
 	est=$(( $(cat "$base/build-seconds" 2>/dev/null || echo 1800) * 175 / 100 + 1440 ))
 	eta=$(bg_eta lockstat)
