@@ -47,12 +47,19 @@ mode=$(jq -r '(.host.ncpus|tostring) + "/" + .host.clock' "$aa"/*/round-*.json |
 t "ab boots one vCPU, instruction-paced, by default ($mode)" test "$mode" = "1/icount "
 
 # the README's bare command on the first 5 rounds: never a false alarm
-# (exit 3, undecided, in about 5% of such pairs: reports/gate/README.md)
+# (exit 3, undecided, in about 5% of such pairs: reports/gate/README.md).
+# With the ab.json of a 5-round run (its first 5 rounds): the gate finds
+# the shipped noise by the kernel's cache name there, since a kernel built
+# on this machine has a build id of its own (it stamps its build time):
+# without it the noise was found only where the calibrated kernel itself
+# was cached, and a fresh machine's CI failed this check.
 mkdir -p "$res/gate-aa5/baseline" "$res/gate-aa5/patched"
 for i in 1 2 3 4 5; do
 	cp "$aa/baseline/round-$i.json" "$res/gate-aa5/baseline/"
 	cp "$aa/patched/round-$i.json" "$res/gate-aa5/patched/"
 done
+jq '.rounds = 5 | .shard.rounds = [1, 2, 3, 4, 5] | del(.until_decided) |
+	.runs |= map(select(.round <= 5))' "$aa/ab.json" >"$res/gate-aa5/ab.json"
 "$fb" gate "$res/gate-aa5" --bmf "$res/aa-bmf.json" >"$res/gate-aa.out" 2>/dev/null
 rc=$?
 sed 's/^/#   /' "$res/gate-aa.out"
