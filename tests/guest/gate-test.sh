@@ -71,6 +71,13 @@ t "bare gate on 5+5 rounds of baseline vs noop (unchanged code): exit $rc, pass 
 "$fb" gate --looks 5,5,15 "$aa" >"$res/gate-aa-seq.out" 2>/dev/null
 rc=$?
 t "the sequential gate on baseline vs noop ($n0+$n1 rounds) passes unchanged code: exit $rc" test "$rc" = 0
+# ab's looks and gate's are one rule: the shipped noise at each look, and
+# the gate's replay ends at the look where ab stopped (no rounds past it)
+t "ab's sequential looks use the shipped noise, as the gate does" \
+	grep -q '^gate: .*, noise kernel-patches/noise/[^ ]*\.json (' "$res/gate-aa.log"
+t "gate --looks decides at the look ab stopped at ($n0 rounds per side)" \
+	bash -c "grep -q '^gate: sequential look [0-9]* of 3 ($n0 rounds per side' '$res/gate-aa-seq.out' &&
+		! grep -q '^gate: decided at look' '$res/gate-aa-seq.out'"
 t "icount gate leaves workload wall times out (real-time waits)" \
 	bash -c "! grep -q '^[a-zA-Z]* *workload:nft:wall' '$res/gate-aa.out'"
 v=$(jq -r '."func:nft_trans_alloc".p50_ns.value // empty' "$res/aa-bmf.json" 2>/dev/null)

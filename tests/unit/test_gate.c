@@ -310,6 +310,46 @@ static void test_cli(void)
 		printf("# cannot remove %s\n", dir);
 }
 
+/*
+ * gate --looks on rounds past the look that decided: the sequential gate
+ * stops at the first decision (ab --until-decided does), so rounds 11-15,
+ * +20% in NEW, come after a pass at look 1 and do not count.
+ */
+static void test_cli_replay(void)
+{
+	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], p[96], out[96], cmd[512];
+	struct synth same = { .sd = 0.01 }, late = { .sd = 0.01, .shift = 0.2 };
+	int rc, bare;
+
+	if (!mkdtemp(dir))
+		return;
+	snprintf(b, sizeof(b), "%s/b", dir);
+	snprintf(n, sizeof(n), "%s/n", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	mkdir(b, 0755);
+	mkdir(n, 0755);
+	for (int i = 0; i < 15; i++)
+		for (int s = 0; s < 2; s++) {
+			struct fb_result *r = synth_round(i < 10 ? &same : &late, s, i);
+
+			snprintf(p, sizeof(p), "%s/round-%d.json", s ? n : b, i + 1);
+			fb_result_save(r, p);
+			free(r);
+		}
+	bare = run_gate(out, (char *[]){ "gate", b, n, NULL });
+	rc = run_gate(out, (char *[]){ "gate", "--looks", "10,5,15", b, n, NULL });
+	snprintf(cmd, sizeof(cmd), "grep -q '^gate: decided at look 1 of 2 (10 rounds per side)' "
+		 "%s && grep -q '^gate: sequential look 1 of 2' %s && grep -q '^gate: pass' %s",
+		 out, out, out);
+	CHECKF(rc == 0 && bare != 0 && system(cmd) == 0,
+	       "gate --looks 10,5,15 on 15 rounds, NEW +20%% after round 10: decided (pass) at "
+	       "look 1, as ab would have stopped (exit %d; all 15 rounds at once: exit %d)", rc,
+	       bare);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("# cannot remove %s\n", dir);
+}
+
 /* ---- per-row noise (noise.h) ---- */
 
 static void test_noise(void)
@@ -466,6 +506,7 @@ int main(void)
 	test_min_p();
 	test_direction_and_tail();
 	test_seq();
+	test_cli_replay();
 	test_cli();
 	test_noise();
 	test_declared();

@@ -17,7 +17,7 @@
 
 void fb_side_free(struct fb_side *s)
 {
-	for (int i = 0; i < s->n; i++) {
+	for (int i = 0; i < (s->nall > s->n ? s->nall : s->n); i++) {
 		free(s->files ? s->files[i] : NULL);
 		free(s->r ? s->r[i] : NULL);
 	}
@@ -25,7 +25,7 @@ void fb_side_free(struct fb_side *s)
 	free(s->r);
 	s->files = NULL;
 	s->r = NULL;
-	s->n = 0;
+	s->n = s->nall = 0;
 }
 
 /* ---- rows and metrics ---- */
@@ -614,6 +614,21 @@ void fb_cmp_rows_free(struct fb_cmp *c)
 	free(c->rows);
 	c->rows = NULL;
 	c->nrows = 0;
+}
+
+static void side_first(struct fb_side *s, int n)
+{
+	if (s->nall < s->n)
+		s->nall = s->n;
+	s->n = n > 0 && n < s->nall ? n : s->nall;
+}
+
+int fb_cmp_first_rounds(struct fb_cmp *c, int n, char *err, size_t errlen)
+{
+	side_first(&c->base, n);
+	side_first(&c->new, n);
+	fb_cmp_rows_free(c);
+	return fb_cmp_build(c, err, errlen);
 }
 
 int fb_cmp_icount(const struct fb_cmp *c)

@@ -26,6 +26,7 @@ struct fb_side {
 	char path[512];		/* file or directory as given */
 	char name[64];		/* arm: directory name, else host.arm, else "base"/"new" */
 	int n;
+	int nall;		/* rounds loaded; n < nall: fb_cmp_first_rounds() */
 	char **files;
 	struct fb_result **r;
 	struct fb_run_issues iss;	/* failed, interrupted, missing rounds (runs.h) */
@@ -109,6 +110,11 @@ void fb_cmp_free(struct fb_cmp *c);
 /* Rounds of instruction-paced guests (icount): every round of a comparison has one clock. */
 int fb_cmp_icount(const struct fb_cmp *c);
 void fb_cmp_rows_free(struct fb_cmp *c);
+/*
+ * The model of each side's first n rounds (n <= 0: all of them again): the
+ * sequential gate's earlier looks.  0, or -1 with err.
+ */
+int fb_cmp_first_rounds(struct fb_cmp *c, int n, char *err, size_t errlen);
 void fb_side_free(struct fb_side *s);
 
 /*

@@ -338,6 +338,11 @@ out:
 	return ret;
 }
 
+/*
+ * ab --until-decided's look: the same rule as `gate --looks` on the same
+ * rounds, the shipped noise included (fb_noise_default()), so that ab stops
+ * where the gate decides and the two never disagree.
+ */
 int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new_arm,
 		 const struct fb_seq *sq, int look)
 {
@@ -345,6 +350,7 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 				  .beta = FB_GATE_BETA, .thr_pct = -1, .allow_missing = "" };
 	char err[512], *paths[1] = { (char *)dir };
 	enum fb_seq_decision d = FB_SEQ_UNKNOWN;
+	struct fb_noise *nz = NULL;
 	struct fb_cmp c;
 
 	if (fb_cmp_open(&c, 1, paths, base_arm, new_arm, FB_CMP_DEFAULT_ALPHA,
@@ -352,13 +358,52 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		fb_one_line(err);
 		fb_err("gate: %s", err);
 		d = FB_SEQ_UNKNOWN;
+	} else if (fb_noise_default(&nz, &c)) {
+		d = FB_SEQ_UNKNOWN;
 	} else if ((o.metrics = fb_gate_metrics_for(&c, NULL)),
-		   (o.thr_pct = fb_gate_thr_for(&c, -1)),
+		   (o.thr_pct = fb_gate_thr_for(&c, -1)), (o.noise = nz),
 		   gate_report(f, &c, &o, sq, look, &d, NULL, NULL) == 2) {
 		d = FB_SEQ_UNKNOWN;
 	}
+	free(nz);
 	fb_cmp_free(&c);
 	return (int)d;
+}
+
+/*
+ * `gate --looks` on rounds that reach look k: the sequential gate stops at
+ * the first look that decides (ab --until-decided stops there), so looks
+ * 1..k-1 are replayed on their first rounds; judging only look k would
+ * spend alpha a second time on rows an earlier look had already passed.
+ * Leaves c at the deciding look's rounds; returns that look, or 0 (said why).
+ */
+static int seq_replay(struct fb_cmp *c, const struct fb_gate_opts *o, const struct fb_seq *sq,
+		      int k)
+{
+	char err[512] = "";
+
+	for (int j = 1; j < k; j++) {
+		enum fb_seq_decision d;
+		struct fb_gate gt;
+
+		if (fb_cmp_first_rounds(c, fb_seq_rounds(sq, j), err, sizeof(err)))
+			break;
+		d = fb_seq_decide(sq, j, c, o, &gt, err, sizeof(err));
+		fb_gate_free(&gt);
+		if (err[0])
+			break;
+		if (d != FB_SEQ_CONTINUE) {
+			printf("gate: decided at look %d of %d (%d rounds per side): the rounds after "
+			       "them are not used (ab --until-decided stops there)\n", j,
+			       fb_seq_looks(sq), fb_seq_rounds(sq, j));
+			return j;
+		}
+	}
+	if (!err[0] && !fb_cmp_first_rounds(c, 0, err, sizeof(err)))
+		return k;
+	fb_one_line(err);
+	fb_err("gate: %s", err);
+	return 0;
 }
 
 /*
@@ -552,6 +597,8 @@ int cmd_gate(int argc, char **argv)
 	g.o.metrics = fb_gate_metrics_for(&c, g.o.metrics);
 	g.o.thr_pct = fb_gate_thr_for(&c, g.o.thr_pct);
 	if (gate_inputs(&g, &c))
+		goto out;
+	if (k > 1 && !(k = seq_replay(&c, &g.o, &g.sq, k)))
 		goto out;
 	ret = gate_report(stdout, &c, &g.o, &g.sq, k, &d, g.junit,
 			  g.claims && g.claims->n ? g.claims : NULL);
