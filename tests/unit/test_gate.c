@@ -352,6 +352,53 @@ static void test_cli_replay(void)
 
 /* ---- per-row noise (noise.h) ---- */
 
+/* "build_spread": in the test only across builds; read back; both or neither */
+static void test_build_spread(void)
+{
+	struct fb_noise_entry one = { .ss = 0.001 * 0.001 * 100, .dof = 100, .n = 101,
+				      .build_var = 0.004 * 0.004, .build_n = 6 };
+	double a[5] = { 100, 100, 100, 100, 100 }, b[5] = { 101, 101, 101, 101, 101 };
+	char dir[] = "/tmp/fb-test-noise.XXXXXX", path[64], err[1024];
+	static struct fb_noise nz, back;
+	struct fb_noise_test t, u;
+	const struct fb_noise_entry *e;
+	FILE *f;
+
+	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, 0, &t) == 0 &&
+	      fb_noise_test(&one, a, 5, b, 5, 0.001, 1, &u) == 0, "calibrated t, one and two builds");
+	CHECKF(t.p_greater < 1e-6 && fabs(u.se - sqrt(t.se * t.se + 2 * 0.004 * 0.004)) < 1e-12 &&
+	       u.p_greater > 0.01, "+1%% with a 0.4%% build spread: significant within one build "
+	       "(p %.2g), not across two (p %.2g, se %.3g%%)", t.p_greater, u.p_greater, u.se * 100);
+	nz.nent = 1;
+	nz.e[0] = one;
+	snprintf(nz.e[0].id, sizeof(nz.e[0].id), "func:a:cmean");
+	snprintf(nz.release, sizeof(nz.release), "r");
+	nz.nbuild = 1;
+	snprintf(nz.build[0], sizeof(nz.build[0]), "b");
+	nz.rounds = 101;
+	nz.groups = 1;
+	CHECK(mkdtemp(dir) != NULL, "temp dir");
+	snprintf(path, sizeof(path), "%s/noise.json", dir);
+	CHECK(fb_noise_write(&nz, path, err, sizeof(err)) == 0 &&
+	      fb_noise_read(&back, path, err, sizeof(err)) == 0, "a build spread written, read back");
+	e = fb_noise_find(&back, "func:a:cmean");
+	CHECKF(e && e->build_n == 6 && fabs(sqrt(e->build_var) - 0.004) < 1e-12,
+	       "read back: build spread %.3g%% from %d builds", e ? sqrt(e->build_var) * 100 : NAN,
+	       e ? e->build_n : 0);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("{\"schema\":\"foliobench-noise\",\"schema_version\":1,\"kernel_release\":\"r\","
+		      "\"build_ids\":[\"b\"],\"clock\":\"icount\",\"rounds\":3,\"groups\":1,"
+		      "\"metrics\":{\"func:a:cmean\":{\"spread\":0.001,\"dof\":2,\"n\":3,"
+		      "\"build_spread\":0.004}}}", f);
+		fclose(f);
+	}
+	CHECKF(fb_noise_read(&back, path, err, sizeof(err)) == -1 && strstr(err, "both or neither"),
+	       "build_spread without builds: refused (%.70s)", err);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_noise(void)
 {
 	struct synth s = { .sd = 0.02 };
@@ -387,15 +434,16 @@ static void test_noise(void)
 	unlink(path);
 	rmdir(dir);
 
-	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, &t) == 0 && t.p_greater < 1e-6 &&
+	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, 0, &t) == 0 && t.p_greater < 1e-6 &&
 	      t.df == 108 && !t.high, "calibrated t: +1% at 0.1% spread is significant, 108 dof");
-	CHECK(fb_noise_test(&one, a, 5, a, 5, 0.001, &t) == 0 && fabs(t.p_greater - 0.5) < 1e-9,
+	CHECK(fb_noise_test(&one, a, 5, a, 5, 0.001, 0, &t) == 0 && fabs(t.p_greater - 0.5) < 1e-9,
 	      "calibrated t: no change, p 0.5");
 	b[0] = 150;
-	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, &t) == 0 && t.high,
+	CHECK(fb_noise_test(&one, a, 5, b, 5, 0.001, 0, &t) == 0 && t.high,
 	      "rounds noisier than the calibration: their own (Welch) spread is used");
 	CHECKF(fabs(fb_noise_mde(0.01, 1e6, 0.01, 0.05) - (2.326 + 1.645) * 0.01) < 2e-4,
 	       "MDE at se 1%%, alpha 0.01, beta 0.05: %.4f", fb_noise_mde(0.01, 1e6, 0.01, 0.05));
+	test_build_spread();
 }
 
 /*

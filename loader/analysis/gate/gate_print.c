@@ -22,9 +22,12 @@ static void print_mde(FILE *f, const struct fb_gated *g)
 {
 	if (!isfinite(g->mde))
 		return;
-	fprintf(f, "; thr %+.2g%%, MDE %.2g%% (%s)", g->dir * g->thr * 100, g->mde * 100,
+	fprintf(f, "; thr %+.2g%%, MDE %.2g%% (%s", g->dir * g->thr * 100, g->mde * 100,
 		g->nz ? (g->noise_high ? "calibrated; these rounds noisier: their own spread" :
 			 "calibrated noise") : "noise of these rounds");
+	if (g->build_sd > 0)
+		fprintf(f, "; two builds: spread %.2g%% each", g->build_sd * 100);
+	fputc(')', f);
 }
 
 void fb_gate_print_gated(FILE *f, const struct fb_gated *g, double beta, int width)

@@ -130,14 +130,29 @@ static void eval_exact(struct fb_gated *x, double thr)
 		x->state = FB_GM_OK;
 }
 
+/*
+ * BASE and NEW are different kernel builds (or say no build): each has an
+ * offset of its own on rows with a build spread (noise.h).
+ */
+static int cross_build(const struct fb_cmp *c)
+{
+	const char *a = c->base.n ? c->base.r[0]->host.build_id : "";
+	const char *b = c->new.n ? c->new.r[0]->host.build_id : "";
+
+	return !a[0] || strcmp(a, b);
+}
+
 /* icount rounds with a calibrated spread: the pooled t test and its interval */
-static int eval_calibrated(struct fb_gated *x, double beta, struct fb_mwu *u)
+static int eval_calibrated(struct fb_gated *x, const struct fb_cmp *c, double beta,
+			   struct fb_mwu *u)
 {
 	const struct fb_metric *m = x->m;
+	int cross = cross_build(c);
 	struct fb_noise_test t;
 	double q, q99;
 
-	if (fb_noise_test(x->nz, m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, &t))
+	x->build_sd = cross ? sqrt(x->nz->build_var) : 0;
+	if (fb_noise_test(x->nz, m->a, m->na, m->b, m->nb, FB_ICOUNT_FLOOR, cross, &t))
 		return -1;
 	u->p_greater = t.p_greater;
 	u->p_less = t.p_less;
@@ -160,7 +175,7 @@ static int eval_test(struct fb_gated *x, const struct fb_cmp *c, const struct fb
 	struct fb_mwu u;
 
 	if (fb_cmp_icount(c) && x->nz) {
-		if (eval_calibrated(x, o->beta, &u))
+		if (eval_calibrated(x, c, o->beta, &u))
 			return -1;
 		x->min_p = 0;
 	} else if (fb_cmp_icount(c)) {
@@ -207,6 +222,7 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 	x->p = x->p_adj = x->min_p = 1;
 	x->lo = x->hi = x->lo99 = x->hi99 = x->cv_a = x->cv_b = NAN;
 	x->exact = x->tested = x->have_ci = x->noise_high = x->need = 0;
+	x->build_sd = 0;
 	x->why[0] = 0;
 	x->test = NULL;
 	x->state = FB_GM_UNDECIDED;
@@ -425,9 +441,11 @@ static double row_mde(const struct fb_gated *x, const struct fb_cmp *c, double a
 	if (m->na < 2 || m->nb < 2)
 		return NAN;
 	if (x->nz) {
-		se = fmax(fb_noise_spread(x->nz), fl) * sqrt(1.0 / m->na + 1.0 / m->nb);
+		se = fmax(fb_noise_spread(x->nz), fl);
+		se = sqrt(se * se * (1.0 / m->na + 1.0 / m->nb) +
+			  (cross_build(c) ? 2 * x->nz->build_var : 0));
 		df = x->nz->dof + m->na + m->nb - 2;
-	} else if (!fb_noise_test(&none, m->a, m->na, m->b, m->nb, fl, &t)) {
+	} else if (!fb_noise_test(&none, m->a, m->na, m->b, m->nb, fl, 0, &t)) {
 		se = t.se;
 		df = t.df;
 	} else {

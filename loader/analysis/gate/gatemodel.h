@@ -84,6 +84,7 @@ struct fb_gated {
 	const char *test;	/* the test behind p: "welch-log", "calibrated-t", "mann-whitney" */
 	const struct fb_noise_entry *nz;	/* calibrated noise of this metric, or NULL */
 	int noise_high;		/* these rounds were noisier than the calibration */
+	double build_sd;	/* the calibrated build spread in its test (two builds), or 0 */
 	double thr;		/* this metric's threshold (ratio - 1) */
 	double mde;		/* minimum detectable effect at these rounds (ratio - 1) */
 	double lo99, hi99;	/* 99% interval, for expectations */

@@ -241,6 +241,11 @@ int fb_noise_write(const struct fb_noise *nz, const char *path, char *err, size_
 		json_object_object_add(o, "spread", json_object_new_double(fb_noise_spread(&nz->e[i])));
 		json_object_object_add(o, "dof", json_object_new_int(nz->e[i].dof));
 		json_object_object_add(o, "n", json_object_new_int(nz->e[i].n));
+		if (nz->e[i].build_n) {
+			json_object_object_add(o, "build_spread",
+					       json_object_new_double(sqrt(nz->e[i].build_var)));
+			json_object_object_add(o, "builds", json_object_new_int(nz->e[i].build_n));
+		}
 		json_object_object_add(ms, nz->e[i].id, o);
 	}
 	json_object_object_add(top, "metrics", ms);
@@ -272,6 +277,27 @@ static int get_int(json_object *o, const char *key, int lo, int hi, int *out)
 	return *out >= lo && *out <= hi ? 0 : -1;
 }
 
+/* "build_spread" and "builds" of a "metrics" member: both or neither */
+static int read_build(struct fb_noise_entry *e, json_object *o, char *err, size_t errlen)
+{
+	int has = json_object_object_get_ex(o, "build_spread", NULL);
+	json_object *v;
+	double s;
+
+	if (!has && !json_object_object_get_ex(o, "builds", NULL))
+		return 0;
+	if (!json_object_object_get_ex(o, "build_spread", &v) ||
+	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) ||
+	    get_int(o, "builds", 2, 1000000, &e->build_n) ||
+	    !isfinite(s = json_object_get_double(v)) || s < 0 || s > 10) {
+		snprintf(err, errlen, "metric '%.60s': build_spread wants a number in [0, 10] "
+			 "and builds a whole number >= 2, both or neither", e->id);
+		return -1;
+	}
+	e->build_var = s * s;
+	return 0;
+}
+
 /* one "metrics" member; a message in err and -1 if malformed */
 static int read_entry(struct fb_noise *nz, const char *id, json_object *o, char *err,
 		      size_t errlen)
@@ -299,7 +325,7 @@ static int read_entry(struct fb_noise *nz, const char *id, json_object *o, char 
 		return -1;
 	}
 	e->ss = s * s * e->dof;
-	return 0;
+	return read_build(e, o, err, errlen);
 }
 
 
@@ -487,9 +513,10 @@ static int log_mv(const double *v, int n, double *mean, double *var)
 }
 
 int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const double *b,
-		  int nb, double floor_rel, struct fb_noise_test *out)
+		  int nb, double floor_rel, int cross_build, struct fb_noise_test *out)
 {
 	double ma, va, mb, vb, pool, sa, sb, cal, obs, fl = floor_rel * floor_rel;
+	double bv = cross_build ? 2 * e->build_var : 0;
 	int dof;
 
 	memset(out, 0, sizeof(*out));
@@ -498,7 +525,7 @@ int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const
 	dof = e->dof + na + nb - 2;
 	pool = fmax((e->ss + (na - 1) * va + (nb - 1) * vb) / dof, fl);
 	out->d = mb - ma;
-	out->se = sqrt(pool * (1.0 / na + 1.0 / nb));
+	out->se = sqrt(pool * (1.0 / na + 1.0 / nb) + bv);
 	out->df = dof;
 	/*
 	 * These rounds noisier than the calibration (F test of their pooled
@@ -511,7 +538,7 @@ int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const
 		out->high = e->dof > 0;
 		sa = fmax(va, fl) / na;
 		sb = fmax(vb, fl) / nb;
-		out->se = sqrt(sa + sb);
+		out->se = sqrt(sa + sb + bv);
 		out->df = (sa + sb) * (sa + sb) / (sa * sa / (na - 1) + sb * sb / (nb - 1));
 	}
 	out->p_greater = fb_t_sf(out->d / out->se, out->df);

@@ -29,6 +29,15 @@ struct fb_noise_entry {
 	double ss;		/* sum of squared deviations of log(value) within groups */
 	int dof;		/* rounds - groups */
 	int n;			/* rounds */
+	/*
+	 * Between builds of one source (optional, "build_spread"): the variance
+	 * of log(a build's mean) about the source's (builds with other banner,
+	 * host and time strings boot with other layouts and timer phases), from
+	 * build_n builds; 0 when not measured.  Used only when BASE and NEW are
+	 * different builds (fb_noise_test()).
+	 */
+	double build_var;
+	int build_n;
 	int declared;		/* a row's declared gated metric (fb_row.gate); not written */
 };
 
@@ -87,7 +96,10 @@ double fb_noise_spread(const struct fb_noise_entry *e);
  * with the pooled degrees of freedom; if these rounds are significantly
  * noisier than the calibration (F test, p < FB_NOISE_F_ALPHA), Welch's
  * test on their own spread instead (high = 1).  An entry without degrees
- * of freedom gives Welch's test.  -1 if a value is <= 0.
+ * of freedom gives Welch's test.  With cross_build (the two sides are
+ * different builds) the entry's build_var is added twice to the variance
+ * of the difference: each side's build has an offset of its own that no
+ * number of its boots averages away.  -1 if a value is <= 0.
  */
 #define FB_NOISE_F_ALPHA	0.05
 struct fb_noise_test {
@@ -96,7 +108,7 @@ struct fb_noise_test {
 	int high;
 };
 int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const double *b,
-		  int nb, double floor_rel, struct fb_noise_test *out);
+		  int nb, double floor_rel, int cross_build, struct fb_noise_test *out);
 /* t quantile: the t with P(T > t) = p for df degrees of freedom (p in (0, 0.5]). */
 double fb_t_quantile(double p, double df);
 /*
