@@ -352,6 +352,34 @@ static void test_cli_replay(void)
 
 /* ---- per-row noise (noise.h) ---- */
 
+/* calibration across builds: a pair of builds 3% apart, and a pair of equal ones */
+static void test_add_builds(void)
+{
+	struct synth apart = { .sd = 0.01, .shift = 0.03 }, same = { .sd = 0.01 };
+	static struct fb_noise nz, nz0;
+	const struct fb_noise_entry *e;
+	struct fb_cmp c;
+	char err[256];
+
+	CHECK(sides(&c, &apart, 10, 10) == 0 && fb_noise_add_builds(&nz, &c, err, sizeof(err)) == 0,
+	      "a pair of builds 3% apart added");
+	fb_cmp_free(&c);
+	fb_noise_finish(&nz);
+	e = fb_noise_find(&nz, "func:a_func:p50");
+	CHECKF(e && e->build_n == 2 && e->dof == 18 && sqrt(e->build_var) > 0.01 &&
+	       sqrt(e->build_var) < 0.035 && fb_noise_spread(e) < 0.02,
+	       "3%% apart: build spread %.3g%% (about 3%%/sqrt 2), boot spread %.3g%% about each "
+	       "build's mean", e ? sqrt(e->build_var) * 100 : NAN, e ? fb_noise_spread(e) * 100 : NAN);
+	CHECK(sides(&c, &same, 10, 10) == 0 && fb_noise_add_builds(&nz0, &c, err, sizeof(err)) == 0,
+	      "a pair of equal builds added");
+	fb_cmp_free(&c);
+	fb_noise_finish(&nz0);
+	e = fb_noise_find(&nz0, "func:a_func:p50");
+	CHECKF(e && e->build_n == 2 && sqrt(e->build_var) < 0.006,
+	       "equal builds: build spread %.3g%% (the boot noise's share taken out)",
+	       e ? sqrt(e->build_var) * 100 : NAN);
+}
+
 /* "build_spread": in the test only across builds; read back; both or neither */
 static void test_build_spread(void)
 {
@@ -397,6 +425,7 @@ static void test_build_spread(void)
 	       "build_spread without builds: refused (%.70s)", err);
 	unlink(path);
 	rmdir(dir);
+	test_add_builds();
 }
 
 static void test_noise(void)

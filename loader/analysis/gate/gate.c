@@ -56,6 +56,7 @@ struct gate_cli {
 	struct fb_claims *claims;	/* its `claim` lines (claims.h) */
 	const char *junit;	/* --junit FILE */
 	int calibrate;		/* --calibrate: the operands are A/A runs */
+	int across;		/* --across-builds: ... of two builds of one source */
 	int ncal;
 	char *cal[GATE_MAX_CAL];
 };
@@ -75,7 +76,7 @@ static int parse_looks(const char *s, struct fb_seq *sq)
 }
 
 enum { OPT_ALLOW_MISSING = 0x200, OPT_BETA, OPT_LOOKS, OPT_HISTORY,
-       OPT_CALIBRATE, OPT_NOISE, OPT_EXPECT, OPT_JUNIT };
+       OPT_CALIBRATE, OPT_ACROSS, OPT_NOISE, OPT_EXPECT, OPT_JUNIT };
 
 static const struct argp_option gate_options[] = {
 	{ "max-regression", 'r', "PCT", 0, "the largest slowdown that passes, in percent "
@@ -90,8 +91,8 @@ static const struct argp_option gate_options[] = {
 	  "PCT (0.05: pass needs the 90% CI below +PCT)", 0 },
 	{ "bmf", 'b', "FILE", 0, "also write NEW's metrics in the Bencher Metric Format", 0 },
 	{ "looks", OPT_LOOKS, "FIRST,STEP,MAX", 0, "the sequential gate of `ab "
-	  "--until-decided`, at the last look the rounds complete (alpha spent over the "
-	  "looks)", 0 },
+	  "--until-decided`: looks at FIRST, FIRST+STEP, ... rounds up to MAX (alpha spent "
+	  "over the looks), decided at the first look that decides, as ab stops there", 0 },
 	{ "history", OPT_HISTORY, "DB", 0, "also fail when NEW starts a regressing step in "
 	  "the run history DB (`foliobench history`, docs/history.md); AB_DIR only", 0 },
 	{ "noise", OPT_NOISE, "FILE", 0, "per-row noise measured by --calibrate: a calibrated "
@@ -102,6 +103,9 @@ static const struct argp_option gate_options[] = {
 	{ "calibrate", OPT_CALIBRATE, NULL, 0, "measure per-row noise instead of gating: the "
 	  "operands are A/A ab directories (both arms one kernel); writes --noise FILE "
 	  "(default DIR/noise.json)", 0 },
+	{ "across-builds", OPT_ACROSS, NULL, 0, "with --calibrate: a directory whose arms are "
+	  "two builds of one source (baseline and the comment-only noop arm) also measures "
+	  "each row's build spread, which the gate adds when BASE and NEW are two builds", 0 },
 	{ "expect", OPT_EXPECT, "FILE", 0, "declared trades (kernel-patches/SERIES/expect): "
 	  "each declared change must happen within its bound, the rest is gated as usual", 0 },
 	{ "junit", OPT_JUNIT, "FILE", 0, "also write the verdict as JUnit XML (a testcase per "
@@ -145,6 +149,9 @@ static int gate_opt(struct gate_cli *g, int c, const char *arg)
 		return 0;
 	case OPT_CALIBRATE:
 		g->calibrate = 1;
+		return 0;
+	case OPT_ACROSS:
+		g->across = 1;
 		return 0;
 	case OPT_EXPECT:
 		g->expect_path = arg;
@@ -459,112 +466,6 @@ bad:
 	return -1;
 }
 
-static void fnv_put(void *ctx, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	uint64_t *h = ctx;
-
-	for (size_t i = 0; i < n; i++)
-		*h = (*h ^ b[i]) * 1099511628211ull;
-}
-
-/*
- * Each round counted once across the calibration's directories and arms
- * (compare's copy rule, fb_round_key()): the same directory given twice,
- * or one arm a copy of the other, would count its rounds twice and make
- * the noise look smaller.  0, or -1 with err.
- */
-static int cal_once(uint64_t *seen, int *nseen, int max, const struct fb_cmp *c, char *err,
-		    size_t errlen)
-{
-	const struct fb_side *side[] = { &c->base, &c->new };
-
-	for (int k = 0; k < 2; k++)
-		for (int i = 0; i < side[k]->n; i++) {
-			uint64_t h = 14695981039346656037ull;
-			int j = 0;
-
-			if (!side[k]->r[i]->started[0])
-				continue;	/* never a copy (fb_round_same()) */
-			fb_round_key(side[k]->r[i], fnv_put, &h);
-			while (j < *nseen && seen[j] != h)
-				j++;
-			if (j < *nseen) {
-				snprintf(err, errlen, "--calibrate: %s is a round already counted (the "
-					 "same start, kernel build and data; a directory given twice?):"
-					 " each round counts once", side[k]->files[i]);
-				return -1;
-			}
-			if (*nseen < max)
-				seen[(*nseen)++] = h;
-		}
-	return 0;
-}
-
-/* --calibrate DIR...: each an A/A ab directory; writes the noise file */
-static int gate_calibrate(struct gate_cli *g)
-{
-	struct fb_noise *nz = calloc(1, sizeof(*nz));
-	int n = 0, ret = 2, nseen = 0, maxseen = GATE_MAX_CAL * 2 * FB_CMP_MAX_ROUNDS;
-	uint64_t *seen = calloc((size_t)maxseen, sizeof(*seen));
-	char *dirs[GATE_MAX_CAL], out[600], err[1024];
-
-	for (int i = 0; i < g->ca.nops; i++)
-		dirs[n++] = g->ca.ops[i];
-	for (int i = 0; i < g->ncal; i++)
-		dirs[n++] = g->cal[i];
-	if (!nz || !seen || !n) {
-		fb_err("gate: --calibrate wants one or more A/A ab directories");
-		goto out;
-	}
-	snprintf(out, sizeof(out), "%s%s", g->noise_path ? g->noise_path : dirs[0],
-		 g->noise_path ? "" : "/noise.json");
-	if (fb_out_check(out, err, sizeof(err))) {	/* before any work */
-		fb_err("gate: --calibrate: %s", err);
-		goto out;
-	}
-	for (int i = 0; i < n; i++) {
-		struct fb_cmp c;
-		int bad = fb_cmp_open(&c, 1, &dirs[i], g->ca.base_arm, g->ca.new_arm,
-				      FB_CMP_DEFAULT_ALPHA, FB_CMP_DEFAULT_MIN_EFFECT,
-				      FB_CMP_QUIET_BASE | FB_CMP_QUIET_NEW, err,
-				      sizeof(err));
-
-		if (!bad && c.base.n && c.new.n &&
-		    strcmp(c.base.r[0]->host.build_id, c.new.r[0]->host.build_id)) {
-			snprintf(err, sizeof(err), "%s: not an A/A run: BASE is kernel build %.12s, "
-				 "NEW %.12s", dirs[i], c.base.r[0]->host.build_id,
-				 c.new.r[0]->host.build_id);
-			bad = 1;
-		}
-		bad = bad || cal_once(seen, &nseen, maxseen, &c, err, sizeof(err)) ||
-		      fb_noise_add(nz, &c, err, sizeof(err));
-		fb_cmp_free(&c);
-		if (bad) {
-			fb_one_line(err);
-			fb_err("gate: %s", err);
-			goto out;
-		}
-	}
-	if (fb_noise_write(nz, out, err, sizeof(err))) {
-		fb_err("gate: --calibrate: %s", err);
-		goto out;
-	}
-	printf("gate: calibrated %d metrics from %d rounds in %d A/A run(s) of kernel %s "
-	       "(build %.12s), %s clock -> %s\n", nz->nent, nz->rounds, nz->groups, nz->release,
-	       nz->build[0], fb_clock_name(nz->clock), out);
-	for (int i = 0; i < nz->nent; i++)
-		if (fb_gate_match(nz->e[i].id, nz->clock == FB_CLOCK_ICOUNT ?
-				  FB_GATE_METRICS_ICOUNT : FB_GATE_METRICS) || nz->e[i].declared)
-			printf("  %-44s spread %.3g%% (%d rounds, %d dof)\n", nz->e[i].id,
-			       fb_noise_spread(&nz->e[i]) * 100, nz->e[i].n, nz->e[i].dof);
-	ret = 0;
-out:
-	free(seen);
-	free(nz);
-	return ret;
-}
-
 int cmd_gate(int argc, char **argv)
 {
 	char side_err[PATH_MAX + 128];
@@ -582,8 +483,17 @@ int cmd_gate(int argc, char **argv)
 	ret = fb_argp_parse_shared(&gate_argp, &g, &fb_cmp_argp, &g.ca, argc, argv, NULL);
 	if (ret)
 		return ret == 1 ? 0 : 2;
-	if (g.calibrate)
-		return gate_calibrate(&g);
+	if (g.calibrate) {
+		char *dirs[GATE_MAX_CAL];
+		int n = 0;
+
+		for (int i = 0; i < g.ca.nops; i++)
+			dirs[n++] = g.ca.ops[i];
+		for (int i = 0; i < g.ncal; i++)
+			dirs[n++] = g.cal[i];
+		return fb_gate_calibrate(dirs, n, g.ca.base_arm, g.ca.new_arm, g.noise_path,
+					 g.across);
+	}
 	ret = 2;
 	if (fb_cmp_open_args(&c, &g.ca))
 		goto out;

@@ -20,5 +20,11 @@ int fb_gate_look(FILE *f, const char *dir, const char *base_arm, const char *new
 		 const struct fb_seq *sq, int look);
 
 int cmd_gate(int argc, char **argv);
+/*
+ * --calibrate DIR...: writes noise_path (default DIRS[0]/noise.json); with
+ * across, a directory of two builds adds to the build spread.  Exit status.
+ */
+int fb_gate_calibrate(char **dirs, int n, const char *base_arm, const char *new_arm,
+		      const char *noise_path, int across);
 
 #endif /* FB_GATE_H */

@@ -53,6 +53,19 @@ static int log_ss(const double *a, int na, const double *b, int nb, double *ss)
 	return 0;
 }
 
+static int log_mv(const double *v, int n, double *mean, double *var)
+{
+	double ss;
+
+	if (n < 2 || log_ss(v, n, NULL, 0, &ss))
+		return -1;
+	*mean = 0;
+	for (int i = 0; i < n; i++)
+		*mean += log(v[i]) / n;
+	*var = ss / (n - 1);
+	return 0;
+}
+
 static int add_build(struct fb_noise *nz, const char *id, char *err, size_t errlen)
 {
 	for (int i = 0; i < nz->nbuild; i++)
@@ -196,6 +209,54 @@ int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t 
 	nz->rounds += c->base.n + c->new.n;
 	nz->groups++;
 	return 0;
+}
+
+int fb_noise_add_builds(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen)
+{
+	if (add_kernels(nz, c, err, errlen))
+		return -1;
+	for (int i = 0; i < c->nrows; i++) {
+		for (int k = 0; k < c->rows[i].nm; k++) {
+			const struct fb_metric *m = c->rows[i].m[k];
+			double ssa, ssb, ma, mb, va, vb;
+			struct fb_noise_entry *e;
+			char id[160];
+
+			if (m->na < 2 || m->nb < 2 || m->per[0] ||
+			    log_ss(m->a, m->na, NULL, 0, &ssa) || log_ss(m->b, m->nb, NULL, 0, &ssb) ||
+			    log_mv(m->a, m->na, &ma, &va) || log_mv(m->b, m->nb, &mb, &vb))
+				continue;
+			fb_metric_id(&c->rows[i], m, id, sizeof(id));
+			e = entry(nz, id);
+			if (!e) {
+				snprintf(err, errlen, "more than %d metrics", FB_NOISE_MAX);
+				return -1;
+			}
+			e->declared |= !strcmp(m->name, c->rows[i].gate);
+			e->ss += ssa + ssb;
+			e->dof += m->na + m->nb - 2;
+			e->n += m->na + m->nb;
+			e->bd2 += (mb - ma) * (mb - ma);
+			e->binv += 1.0 / m->na + 1.0 / m->nb;
+			e->bpairs++;
+		}
+	}
+	nz->rounds += c->base.n + c->new.n;
+	nz->groups += 2;
+	return 0;
+}
+
+void fb_noise_finish(struct fb_noise *nz)
+{
+	for (int i = 0; i < nz->nent; i++) {
+		struct fb_noise_entry *e = &nz->e[i];
+		double s2 = e->dof > 0 ? e->ss / e->dof : 0;
+
+		if (!e->bpairs)
+			continue;
+		e->build_var = fmax(0, (e->bd2 - s2 * e->binv) / (2.0 * e->bpairs));
+		e->build_n = 2 * e->bpairs;
+	}
 }
 
 double fb_noise_spread(const struct fb_noise_entry *e)
@@ -499,19 +560,6 @@ int fb_noise_shipped(struct fb_noise *nz, const char *dir, const struct fb_cmp *
 }
 
 /* mean and variance of log(v); -1 on a value <= 0 or fewer than 2 */
-static int log_mv(const double *v, int n, double *mean, double *var)
-{
-	double ss;
-
-	if (n < 2 || log_ss(v, n, NULL, 0, &ss))
-		return -1;
-	*mean = 0;
-	for (int i = 0; i < n; i++)
-		*mean += log(v[i]) / n;
-	*var = ss / (n - 1);
-	return 0;
-}
-
 int fb_noise_test(const struct fb_noise_entry *e, const double *a, int na, const double *b,
 		  int nb, double floor_rel, int cross_build, struct fb_noise_test *out)
 {

@@ -38,6 +38,9 @@ struct fb_noise_entry {
 	 */
 	double build_var;
 	int build_n;
+	/* calibration across builds: sum of d^2, of 1/na + 1/nb, pairs */
+	double bd2, binv;
+	int bpairs;
 	int declared;		/* a row's declared gated metric (fb_row.gate); not written */
 };
 
@@ -59,6 +62,16 @@ struct fb_noise {
  * kernel: all their rounds are one sample).  0, or -1 with one line in err.
  */
 int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen);
+/*
+ * Calibration across builds: c's arms are two builds of one source (the
+ * baseline and a comment-only patch, or two machines' builds).  Each arm's
+ * rounds add to the boot-to-boot spread about their own build's mean, and
+ * the difference d of the two means to the build spread: fb_noise_finish()
+ * sets build_var = max(0, mean(d^2 - s^2 (1/na + 1/nb)) / 2) over the
+ * pairs, s the pooled boot-to-boot spread.  0, or -1 with err.
+ */
+int fb_noise_add_builds(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen);
+void fb_noise_finish(struct fb_noise *nz);
 /* Writes nz as JSON, whole or not at all (util/outfile.h); 0, or -1 with why in err. */
 int fb_noise_write(const struct fb_noise *nz, const char *path, char *err, size_t errlen);
 /* Reads a noise file; 0, or -1 with "FILE: why" in err. */
