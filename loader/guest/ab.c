@@ -335,12 +335,36 @@ static int ab_prepare(struct ab_env *e)
 	return 0;
 }
 
+/*
+ * The kernel's name in the cache: the directory of its bzImage
+ * (kernels/baseline-perf-920ffe4ae447/bzImage), which two builds of one
+ * source share; its length in *len ("?" when there is no directory).
+ */
+static const char *ab_kernel_name(const char *bz, int *len)
+{
+	const char *e = strrchr(bz, '/'), *s;
+
+	if (!e || e == bz) {
+		*len = 1;
+		return "?";
+	}
+	for (s = e - 1; s > bz && s[-1] != '/'; s--)
+		;
+	*len = (int)(e - s) < 64 ? (int)(e - s) : 63;
+	if (!*len || (int)strcspn(s, " \t\n\"") < *len) {	/* not one cmdline word */
+		*len = 1;
+		return "?";
+	}
+	return s;
+}
+
 /* One boot of arm a in round r: `foliobench run` in a fresh guest. */
 static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 {
 	const char *gargv[8 + 2 * (AB_MAX_WL + AB_MAX_PARAMS + AB_MAX_WL) + FB_ADHOC_ARGV];
 	char append[FB_APPEND_MAX + 256], label[64];
-	int ng = 0;
+	const char *kn;
+	int ng = 0, kl;
 
 	run->round = r;
 	run->arm = a;
@@ -353,8 +377,10 @@ static void ab_boot(struct ab_env *e, struct ab_run *run, int r, int a)
 		return;
 	}
 	unlink(run->result);
-	fb_fmt(append, sizeof(append), "foliobench.arm=%s foliobench.host=%s %s %s",
-	       e->arms[a].name, e->sh.host, e->extra_append, a < 2 && e->arm_append[a] && !e->series ? e->arm_append[a] : "");
+	kn = ab_kernel_name(e->arms[a].bz, &kl);
+	fb_fmt(append, sizeof(append), "foliobench.arm=%s foliobench.kernel=%.*s foliobench.host=%s "
+	       "%s %s", e->arms[a].name, kl, kn, e->sh.host, e->extra_append,
+	       a < 2 && e->arm_append[a] && !e->series ? e->arm_append[a] : "");
 	fb_fmt(label, sizeof(label), "%s", e->arms[a].name);
 	gargv[ng++] = e->exe;
 	gargv[ng++] = "run";

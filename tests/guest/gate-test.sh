@@ -67,6 +67,15 @@ t "bare gate on baseline vs noop uses the shipped noise ($(grep -m1 '^gate: ' "$
 	grep -q '^gate: .*, noise kernel-patches/noise/[^ ]*\.json (' "$res/gate-aa.out"
 t "bare gate on 5+5 rounds of baseline vs noop (unchanged code): exit $rc, pass or undecided, never a fail" \
 	bash -c "[ $rc = 0 ] || [ $rc = 3 ]"
+# each round names its kernel's cache entry (foliobench.kernel= on its
+# cmdline), so the shipped noise is found with no ab.json beside the rounds
+kn=$(jq -r '.host.cmdline' "$aa/baseline/round-1.json" | grep -o 'foliobench\.kernel=[^ ]*')
+t "ab's rounds name their kernel on the cmdline ($kn)" \
+	bash -c "[[ '$kn' == foliobench.kernel=baseline-perf-* ]]"
+rm -f "$res/gate-aa5/ab.json"
+"$fb" gate "$res/gate-aa5" >"$res/gate-aa5-noab.out" 2>/dev/null
+t "bare gate on those rounds without ab.json: the same shipped noise, exit $? ($(grep -m1 -o 'noise kernel-patches/noise/[^ ]*' "$res/gate-aa5-noab.out"))" \
+	grep -q '^gate: .*, noise kernel-patches/noise/[^ ]*\.json (' "$res/gate-aa5-noab.out"
 # the sequential gate of the same run: rounds added where a row needed them
 "$fb" gate --looks 5,5,15 "$aa" >"$res/gate-aa-seq.out" 2>/dev/null
 rc=$?

@@ -459,6 +459,19 @@ static void test_noise(void)
 	CHECKF(fb_noise_check(&back, &c, err, sizeof(err)) == -1 && strstr(err, path) &&
 	       strstr(err, "calibrate on A/A rounds of BASE's kernel"),
 	       "another kernel build: refused naming the file (%.60s...)", err);
+	back.nkey = 1;
+	snprintf(back.key[0], sizeof(back.key[0]), "baseline-perf-0123");
+	for (int i = 0; i < c.base.n; i++)
+		snprintf(c.base.r[i]->host.cmdline, sizeof(c.base.r[i]->host.cmdline),
+			 "console=ttyS0 xfoliobench.kernel=baseline-perf-0123 foliobench.arm=b");
+	CHECK(fb_noise_check(&back, &c, err, sizeof(err)) == -1,
+	      "another build, 'xfoliobench.kernel=' on its cmdline: not the word, refused");
+	for (int i = 0; i < c.base.n; i++)
+		snprintf(c.base.r[i]->host.cmdline, sizeof(c.base.r[i]->host.cmdline),
+			 "console=ttyS0 foliobench.arm=b foliobench.kernel=baseline-perf-0123 -- x");
+	CHECK(fb_noise_check(&back, &c, err, sizeof(err)) == 0,
+	      "another build of the calibrated kernel (foliobench.kernel= on the rounds' cmdline, "
+	      "no ab.json): accepted");
 	fb_cmp_free(&c);
 	unlink(path);
 	rmdir(dir);

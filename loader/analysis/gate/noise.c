@@ -133,6 +133,31 @@ static int round_kernel_key(const char *file, const char *arm, char *key, size_t
 	return ret;
 }
 
+/*
+ * The same name from the round itself: ab boots each kernel with
+ * foliobench.kernel=NAME (its directory in the cache), which the round's
+ * host.cmdline keeps; a round without it (older, or not from ab) falls back
+ * to the ab.json beside it.
+ */
+static int round_key(const struct fb_result *r, const char *file, const char *arm, char *key,
+		     size_t len)
+{
+	static const char w[] = "foliobench.kernel=";
+	const char *p = r->host.cmdline;
+	size_t n;
+
+	while ((p = strstr(p, w)) && p != r->host.cmdline && p[-1] != ' ')
+		p += sizeof(w) - 1;
+	if (!p)
+		return round_kernel_key(file, arm, key, len);
+	p += sizeof(w) - 1;
+	n = strcspn(p, " ");
+	if (!n || n >= len)
+		return round_kernel_key(file, arm, key, len);
+	snprintf(key, len, "%.*s", (int)n, p);
+	return 0;
+}
+
 static int add_key(struct fb_noise *nz, const char *key)
 {
 	for (int i = 0; i < nz->nkey; i++)
@@ -169,7 +194,7 @@ static int add_kernels(struct fb_noise *nz, const struct fb_cmp *c, char *err, s
 			}
 			if (add_build(nz, r->host.build_id, err, errlen))
 				return -1;
-			if (!round_kernel_key(sd->files[i], sd->name, key, sizeof(key)) &&
+			if (!round_key(r, sd->files[i], sd->name, key, sizeof(key)) &&
 			    add_key(nz, key)) {
 				snprintf(err, errlen, "more than %d kernels in the calibration rounds",
 					 FB_NOISE_MAX_BUILDS);
@@ -493,7 +518,7 @@ int fb_noise_check(const struct fb_noise *nz, const struct fb_cmp *c, char *err,
 
 		for (int k = 0; k < nz->nbuild && !known; k++)
 			known = !strcmp(nz->build[k], r->host.build_id);
-		if (!known && !round_kernel_key(c->base.files[i], c->base.name, key, sizeof(key)))
+		if (!known && !round_key(r, c->base.files[i], c->base.name, key, sizeof(key)))
 			for (int k = 0; k < nz->nkey && !known; k++)
 				known = !strcmp(nz->key[k], key);
 		if (r->host.clock != nz->clock || strcmp(r->host.release, nz->release) || !known) {
