@@ -339,11 +339,8 @@ log "building $arm/$flavour ($key) in $obj, -j$jobs, log $obj/build.log"
 # $(...) subshell, which has no children of its own yet); the build's is
 # the difference, kept beside its wall time (docs/costs.md: a cold CI run
 # is bounded by CPU-seconds over 2 CPUs, not by wall alone).
-cpu_s() {
-	times >"$obj/.times"
-	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] }
-		printf "%d\n", t + 0.5 }' "$obj/.times"
-}
+. "$here/scripts/lib/cpu-times.sh"
+cpu_s() { cpu_children_s "$obj/.times"; }
 cpu_s >"$obj/.cpu0"
 start=$(date +%s)
 # Every line of build.log starts with its wall-clock time in ms,
