@@ -21,6 +21,9 @@
 #   tau     = sqrt(max(0, (MS_between - MS_within) / n0)), the SD of the
 #             builds' own offsets, n0 = (N - sum n_i^2 / N) / (k - 1)
 #   F, p    = MS_between / MS_within on (k - 1, N - k) degrees of freedom
+#   tau90   = a one-sided 90% upper bound of tau: tau^2 / within^2 is at
+#             most (F / q - 1) / n0, q the F(k - 1, N - k) distribution's
+#             10% quantile (exact for equal rounds per build)
 # All in percent of the value (100 x log units).  Per build: its id (8
 # hex), rounds, and its geometric mean's offset from the grand mean (%).
 # --noise FILE adds the row's calibrated spread from that file ("cal").
@@ -111,6 +114,14 @@ function fsf(f, d1, d2) {	# P(F > f)
 	if (f <= 0) return 1
 	return ibeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f))
 }
+function fq(a, d1, d2,    lo, hi, mid, i) {	# the F value with P(F > f) = 1 - a
+	lo = -30; hi = 30
+	for (i = 0; i < 100; i++) {
+		mid = (lo + hi) / 2
+		if (fsf(exp(mid), d1, d2) > 1 - a) lo = mid; else hi = mid
+	}
+	return exp((lo + hi) / 2)
+}
 FILENAME == noisef { cal[$1] = $2; next }
 FILENAME == rowsf { want[$1] = ++nw; order[nw] = $1; next }
 ($2 in want) && $3 > 0 {
@@ -119,8 +130,8 @@ FILENAME == rowsf { want[$1] = ++nw; order[nw] = $1; next }
 	n[r, g]++; s[r, g] += log($3); ss[r, g] += log($3) ^ 2
 }
 END {
-	printf "%-44s %6s %6s %9s %9s %13s %8s", "row", "builds", "rounds", "within%", "tau%",
-		"F(df1,df2)", "p"
+	printf "%-44s %6s %6s %9s %9s %9s %13s %8s", "row", "builds", "rounds", "within%", "tau%",
+		"tau90%", "F(df1,df2)", "p"
 	if (hasnoise) printf " %6s", "cal%"
 	printf "  per build: id rounds offset%%\n"
 	for (i = 1; i <= nw; i++) {
@@ -140,8 +151,10 @@ END {
 		t2 = (msb - msw) / n0; if (t2 < 0) t2 = 0
 		F = msw > 0 ? msb / msw : (msb > 0 ? 1e99 : 0)
 		p = msw > 0 ? fsf(F, k - 1, N - k) : (msb > 0 ? 0 : 1)
-		printf "%-44s %6d %6d %9.4f %9.4f %7.2f(%d,%d) %8.2g", r, k, N, 100 * sqrt(msw),
-			100 * sqrt(t2), F, k - 1, N - k, p
+		up = msw > 0 ? (F / fq(0.1, k - 1, N - k) - 1) * msw / n0 : t2
+		if (up < 0) up = 0
+		printf "%-44s %6d %6d %9.4f %9.4f %9.4f %7.2f(%d,%d) %8.2g", r, k, N, 100 * sqrt(msw),
+			100 * sqrt(t2), 100 * sqrt(up), F, k - 1, N - k, p
 		if (hasnoise) printf " %6s", (r in cal) ? sprintf("%.4f", 100 * cal[r]) : "-"
 		printf " "
 		for (j = 1; j <= k; j++) {

@@ -29,7 +29,7 @@ out=$(bash "$here/scripts/studies/build-spread.sh" --row $row a b 2>&1)
 rc=$?
 check "exit 0 on two ab directories (exit $rc)" test $rc = 0
 line=$(grep "^$row " <<<"$out")
-read -r _ k n within tau f p ga na _ gb nb _ gc nc _ <<<"$line"
+read -r _ k n within tau tau90 f p ga na _ gb nb _ gc nc _ <<<"$line"
 check "3 builds, 16 rounds; idA's 8 rounds pooled from both directories ($k, $n, $ga $na)" \
 	test "$k $n $ga $na $gb $nb $gc $nc" = "3 16 idA 8 idB 4 idC 4"
 want=$(python3 - <<'PY'
@@ -45,18 +45,22 @@ msb, msw = ssb / (k - 1), ssw / (N - k)
 n0 = (N - sum(len(v) ** 2 for v in x.values()) / N) / (k - 1)
 tau = math.sqrt(max(0, (msb - msw) / n0))
 F = msb / msw
-p = (1 + 2 * F / (N - k)) ** (-(N - k) / 2)	# F(2, d2): closed form
-print("%.4f %.4f %.2f(2,13) %.2g" % (100 * math.sqrt(msw), 100 * tau, F, p))
+d2 = N - k	# F(2, d2): P(F > f) = (1 + 2 f / d2) ^ (-d2 / 2)
+p = (1 + 2 * F / d2) ** (-d2 / 2)
+q = d2 / 2 * (0.9 ** (-2 / d2) - 1)	# its 10% quantile
+up = math.sqrt(max(0, (F / q - 1) * msw / n0))
+print("%.4f %.4f %.4f %.2f(2,13) %.2g" % (100 * math.sqrt(msw), 100 * tau, 100 * up, F, p))
 PY
 )
-check "within SD, tau, F and p as computed independently ($within $tau $f $p; want $want)" \
-	test "$within $tau $f $p" = "$want"
+check "within SD, tau, its 90% bound, F and p as computed independently ($within $tau $tau90 $f $p; want $want)" \
+	test "$within $tau $tau90 $f $p" = "$want"
 
 # two builds whose rounds are the same values: no spread between builds
 shard c 1 1 5 1000 1000 idD >/dev/null && setid c patched idE
 line=$(bash "$here/scripts/studies/build-spread.sh" --row $row c 2>/dev/null | grep "^$row ")
-read -r _ k n within tau f p _ <<<"$line"
-check "identical builds: tau 0, F 0, p 1 ($tau $f $p)" test "$k $n $tau $f $p" = "2 10 0.0000 0.00(1,8) 1"
+read -r _ k n within tau tau90 f p _ <<<"$line"
+check "identical builds: tau 0 and its bound 0, F 0, p 1 ($tau $tau90 $f $p)" \
+	test "$k $n $tau $tau90 $f $p" = "2 10 0.0000 0.0000 0.00(1,8) 1"
 
 # one build: no between-build spread to estimate, said on the row
 setid b patched idA
