@@ -50,6 +50,7 @@ run_group() {
 		bash tests/host/report-html-test.sh
 		bash tests/host/bad-input.sh
 		bash tests/host/merge-test.sh
+		bash tests/host/build-spread-test.sh
 		bash tests/host/outputs-test.sh
 		bash tests/host/lava-test.sh
 		bash tests/host/ci-test.sh
