@@ -68,7 +68,8 @@ static void print_entry(const struct fb_noise_entry *e)
 	printf("  %-44s spread %.3g%% (%d rounds, %d dof)", e->id, fb_noise_spread(e) * 100,
 	       e->n, e->dof);
 	if (e->build_n)
-		printf("; build spread %.3g%% (%d builds)", sqrt(e->build_var) * 100, e->build_n);
+		printf("; build spread %.3g%% (%d pairs of builds)", sqrt(e->build_var) * 100,
+		       e->build_n);
 	putchar('\n');
 }
 

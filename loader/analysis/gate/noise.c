@@ -280,7 +280,7 @@ void fb_noise_finish(struct fb_noise *nz)
 		if (!e->bpairs)
 			continue;
 		e->build_var = fmax(0, (e->bd2 - s2 * e->binv) / (2.0 * e->bpairs));
-		e->build_n = 2 * e->bpairs;
+		e->build_n = e->bpairs;
 	}
 }
 
@@ -330,7 +330,7 @@ int fb_noise_write(const struct fb_noise *nz, const char *path, char *err, size_
 		if (nz->e[i].build_n) {
 			json_object_object_add(o, "build_spread",
 					       json_object_new_double(sqrt(nz->e[i].build_var)));
-			json_object_object_add(o, "builds", json_object_new_int(nz->e[i].build_n));
+			json_object_object_add(o, "build_pairs", json_object_new_int(nz->e[i].build_n));
 		}
 		json_object_object_add(ms, nz->e[i].id, o);
 	}
@@ -363,21 +363,21 @@ static int get_int(json_object *o, const char *key, int lo, int hi, int *out)
 	return *out >= lo && *out <= hi ? 0 : -1;
 }
 
-/* "build_spread" and "builds" of a "metrics" member: both or neither */
+/* "build_spread" and "build_pairs" of a "metrics" member: both or neither */
 static int read_build(struct fb_noise_entry *e, json_object *o, char *err, size_t errlen)
 {
 	int has = json_object_object_get_ex(o, "build_spread", NULL);
 	json_object *v;
 	double s;
 
-	if (!has && !json_object_object_get_ex(o, "builds", NULL))
+	if (!has && !json_object_object_get_ex(o, "build_pairs", NULL))
 		return 0;
 	if (!json_object_object_get_ex(o, "build_spread", &v) ||
 	    !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) ||
-	    get_int(o, "builds", 2, 1000000, &e->build_n) ||
+	    get_int(o, "build_pairs", 1, 1000000, &e->build_n) ||
 	    !isfinite(s = json_object_get_double(v)) || s < 0 || s > 10) {
 		snprintf(err, errlen, "metric '%.60s': build_spread wants a number in [0, 10] "
-			 "and builds a whole number >= 2, both or neither", e->id);
+			 "and build_pairs a whole number >= 1, both or neither", e->id);
 		return -1;
 	}
 	e->build_var = s * s;

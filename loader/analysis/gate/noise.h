@@ -33,7 +33,7 @@ struct fb_noise_entry {
 	 * Between builds of one source (optional, "build_spread"): the variance
 	 * of log(a build's mean) about the source's (builds with other banner,
 	 * host and time strings boot with other layouts and timer phases), from
-	 * build_n builds; 0 when not measured.  Used only when BASE and NEW are
+	 * build_n two-build directories; 0 when not measured.  Used only when BASE and NEW are
 	 * different builds (fb_noise_test()).
 	 */
 	double build_var;
