@@ -18,8 +18,9 @@ ok() { echo "ok - merge: $*"; }
 nok() { echo "not ok - merge: $*"; }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else nok "$what"; fi; }
 
-# 7 rounds in 3 shards (3, 2 and 2 rounds), patched 5% slower
-for i in 1 2 3; do shard s$i $i 3 7 1000 1050; done
+# 7 rounds in 3 shards (3, 2 and 2 rounds), patched 10% slower (the host
+# clock's threshold is +5%: a fail needs the estimate beyond it)
+for i in 1 2 3; do shard s$i $i 3 7 1000 1100; done
 "$FB" merge m s3 s1 s2 2>err
 rc=$?
 check "3 shards of 7 rounds merge (exit $rc), in any order" test "$rc" = 0
@@ -50,7 +51,7 @@ check "ab.json names the 3 shards it came from and all 7 rounds" test \
 # the readers: same verdicts, same tables
 vm=$(verdict m); vo=$(verdict one)
 check "gate on the merge = gate on one directory ($(tail -1 <<<"$vm"))" test "$vm" = "$vo"
-check "the gate decides a 5% regression on the merged rounds" grep -q '^exit 1$' <<<"$vm"
+check "the gate decides a 10% regression on the merged rounds" grep -q '^exit 1$' <<<"$vm"
 check "compare on the merge = compare on one directory (but the directory's name)" \
 	test "$("$FB" compare m 2>/dev/null | sed 's# m/# DIR/#')" = \
 	"$("$FB" compare one 2>/dev/null | sed 's# one/# DIR/#')"

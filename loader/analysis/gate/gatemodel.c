@@ -280,13 +280,16 @@ static void eval_metric(struct fb_gated *x, const struct fb_cmp *c, const struct
 		return;
 	}
 	/*
-	 * The test (Holm-corrected in holm()) is what bounds false alarms; a
-	 * bootstrap interval of medians from ~10 rounds is too coarse to be a
-	 * second significance test, so it only gives the direction and the
-	 * reach of the effect.
+	 * A fail is a significant change (the test, Holm-corrected in holm(),
+	 * bounds false alarms) whose estimate itself lies beyond the
+	 * threshold.  Significant but estimated below it is not shown to be a
+	 * regression beyond the bound: undecided unless the interval shows it
+	 * safe (settle()).  (Until 2026-12-05 a fail needed only the 99%
+	 * interval to reach the threshold: unchanged code failed 0.9% of
+	 * resampled 5-round A/A trials, 0% since; reports/gate/README.md.)
 	 */
-	if (x->p < o->alpha && (x->dir > 0 ? m->new > m->base && x->hi99 >= 1 + thr :
-				m->new < m->base && x->lo99 <= 1 - thr))
+	if (x->p < o->alpha && (x->dir > 0 ? m->new >= m->base * (1 + thr) :
+				m->new <= m->base * (1 - thr)))
 		x->state = FB_GM_REGRESSED;
 }
 
