@@ -262,27 +262,41 @@ static int run_gate(const char *out, char **av)
 }
 
 /* exit 3 and the rounds needed, through the subcommand */
-static void test_cli(void)
+/*
+ * dir (a mkdtemp template) with b/ and n/ of 15 rounds each, rounds from
+ * `from` on drawn from late; b, n and out (a scratch file) named in it.
+ */
+static int cli_rounds(char *dir, char *b, char *n, char *out, const struct synth *early,
+		      const struct synth *late, int from)
 {
-	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], p[96], out[96], cmd[320];
-	struct synth noisy = { .sd = 0.30 };
-	int rc;
+	char p[96];
 
 	if (!mkdtemp(dir))
-		return;
-	snprintf(b, sizeof(b), "%s/b", dir);
-	snprintf(n, sizeof(n), "%s/n", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
+		return -1;
+	snprintf(b, 64, "%s/b", dir);
+	snprintf(n, 64, "%s/n", dir);
+	snprintf(out, 96, "%s/out", dir);
 	mkdir(b, 0755);
 	mkdir(n, 0755);
 	for (int i = 0; i < 15; i++)
 		for (int s = 0; s < 2; s++) {
-			struct fb_result *r = synth_round(&noisy, s, i);
+			struct fb_result *r = synth_round(i < from ? early : late, s, i);
 
 			snprintf(p, sizeof(p), "%s/round-%d.json", s ? n : b, i + 1);
 			fb_result_save(r, p);
 			free(r);
 		}
+	return 0;
+}
+
+static void test_cli(void)
+{
+	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], out[96], cmd[320];
+	struct synth noisy = { .sd = 0.30 };
+	int rc;
+
+	if (cli_rounds(dir, b, n, out, &noisy, &noisy, 15))
+		return;
 	rc = run_gate(out, (char *[]){ "gate", b, n, NULL });
 	snprintf(cmd, sizeof(cmd), "grep -q '^gate: UNKNOWN' %s && grep -q 'rounds per side' %s",
 		 out, out);
@@ -317,25 +331,12 @@ static void test_cli(void)
  */
 static void test_cli_replay(void)
 {
-	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], p[96], out[96], cmd[512];
+	char dir[] = "/tmp/test-gate.XXXXXX", b[64], n[64], out[96], cmd[512];
 	struct synth same = { .sd = 0.01 }, late = { .sd = 0.01, .shift = 0.2 };
 	int rc, bare;
 
-	if (!mkdtemp(dir))
+	if (cli_rounds(dir, b, n, out, &same, &late, 10))
 		return;
-	snprintf(b, sizeof(b), "%s/b", dir);
-	snprintf(n, sizeof(n), "%s/n", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	mkdir(b, 0755);
-	mkdir(n, 0755);
-	for (int i = 0; i < 15; i++)
-		for (int s = 0; s < 2; s++) {
-			struct fb_result *r = synth_round(i < 10 ? &same : &late, s, i);
-
-			snprintf(p, sizeof(p), "%s/round-%d.json", s ? n : b, i + 1);
-			fb_result_save(r, p);
-			free(r);
-		}
 	bare = run_gate(out, (char *[]){ "gate", b, n, NULL });
 	rc = run_gate(out, (char *[]){ "gate", "--looks", "10,5,15", b, n, NULL });
 	snprintf(cmd, sizeof(cmd), "grep -q '^gate: decided at look 1 of 2 (10 rounds per side)' "

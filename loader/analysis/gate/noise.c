@@ -205,6 +205,23 @@ static int add_kernels(struct fb_noise *nz, const struct fb_cmp *c, char *err, s
 	return 0;
 }
 
+/* m's entry, made on first use; NULL with err when the file is full */
+static struct fb_noise_entry *metric_entry(struct fb_noise *nz, const struct fb_row *row,
+					   const struct fb_metric *m, char *err, size_t errlen)
+{
+	struct fb_noise_entry *e;
+	char id[160];
+
+	fb_metric_id(row, m, id, sizeof(id));
+	e = entry(nz, id);
+	if (!e) {
+		snprintf(err, errlen, "more than %d metrics", FB_NOISE_MAX);
+		return NULL;
+	}
+	e->declared |= !strcmp(m->name, row->gate);
+	return e;
+}
+
 int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t errlen)
 {
 	if (add_kernels(nz, c, err, errlen))
@@ -213,19 +230,14 @@ int fb_noise_add(struct fb_noise *nz, const struct fb_cmp *c, char *err, size_t 
 		for (int k = 0; k < c->rows[i].nm; k++) {
 			const struct fb_metric *m = c->rows[i].m[k];
 			struct fb_noise_entry *e;
-			char id[160];
 			double ss;
 
 			if (m->na + m->nb < 2 || m->per[0] ||
 			    log_ss(m->a, m->na, m->b, m->nb, &ss))
 				continue;	/* no spread to measure, or not positive */
-			fb_metric_id(&c->rows[i], m, id, sizeof(id));
-			e = entry(nz, id);
-			if (!e) {
-				snprintf(err, errlen, "more than %d metrics", FB_NOISE_MAX);
+			e = metric_entry(nz, &c->rows[i], m, err, errlen);
+			if (!e)
 				return -1;
-			}
-			e->declared |= !strcmp(m->name, c->rows[i].gate);
 			e->ss += ss;
 			e->dof += m->na + m->nb - 1;
 			e->n += m->na + m->nb;
@@ -245,19 +257,14 @@ int fb_noise_add_builds(struct fb_noise *nz, const struct fb_cmp *c, char *err, 
 			const struct fb_metric *m = c->rows[i].m[k];
 			double ssa, ssb, ma, mb, va, vb;
 			struct fb_noise_entry *e;
-			char id[160];
 
 			if (m->na < 2 || m->nb < 2 || m->per[0] ||
 			    log_ss(m->a, m->na, NULL, 0, &ssa) || log_ss(m->b, m->nb, NULL, 0, &ssb) ||
 			    log_mv(m->a, m->na, &ma, &va) || log_mv(m->b, m->nb, &mb, &vb))
 				continue;
-			fb_metric_id(&c->rows[i], m, id, sizeof(id));
-			e = entry(nz, id);
-			if (!e) {
-				snprintf(err, errlen, "more than %d metrics", FB_NOISE_MAX);
+			e = metric_entry(nz, &c->rows[i], m, err, errlen);
+			if (!e)
 				return -1;
-			}
-			e->declared |= !strcmp(m->name, c->rows[i].gate);
 			e->ss += ssa + ssb;
 			e->dof += m->na + m->nb - 2;
 			e->n += m->na + m->nb;
