@@ -483,6 +483,10 @@ int cmd_gate(int argc, char **argv)
 	ret = fb_argp_parse_shared(&gate_argp, &g, &fb_cmp_argp, &g.ca, argc, argv, NULL);
 	if (ret)
 		return ret == 1 ? 0 : 2;
+	if (g.across && !g.calibrate) {
+		fb_err("gate: --across-builds goes with --calibrate (it measures a noise file)");
+		return 2;
+	}
 	if (g.calibrate) {
 		char *dirs[GATE_MAX_CAL];
 		int n = 0;
